@@ -1,0 +1,721 @@
+//! The one `Config` of the project.
+//!
+//! It feeds the golden model now and the RTL generics and Verilator parameters later, so that a
+//! single TOML file describes one build. Sections follow the blocks of
+//! `../shared/spec/strack.md`; defaults are the paper's Table 1 at 400 Gb/s and an 8 us network
+//! base RTT.
+//!
+//! A few defaults are derived from other fields (the target queuing delay is the network base
+//! RTT, `max_cwnd` is 1.5 x BDP, ...). In the TOML those fields are optional; `resolved()` fills
+//! them in, and `strackgen config show` prints the resolved values.
+//!
+//! Every illegal value or combination is refused by [`Config::validate`] with a
+//! [`ConfigError`] naming the field, the value and what is allowed.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Width of a PSN on the wire (spec section 0: "PSNs are 24-bit and wrap").
+pub const PSN_BITS: u32 = 24;
+/// Largest RTT sample, and largest `acked_bytes` of one ACK, the cwnd unit accepts (24-bit
+/// fields). Larger values are malformed input: counted and ignored.
+pub const RTT_BITS: u32 = 24;
+/// Width of `acked_bytes` of one ACK.
+pub const ACKED_BITS: u32 = 24;
+/// Width of the timestamps (`now`, echoed timestamps). Time wraps at 2^32 ns (4.29 s); every
+/// interval in the config must stay below 2^31 ns so wrapping differences are unambiguous.
+pub const TIME_BITS: u32 = 32;
+/// Width of the byte counters (`bytes_sent`, `bytes_recvd`); they wrap like TCP sequence numbers.
+pub const BYTES_BITS: u32 = 32;
+/// Width of the Q0.16 coefficients (`gamma`, `1 - gamma`, the decrease factor) and of the
+/// `acked/cwnd` ratio's fraction.
+pub const COEF_FRAC_BITS: u32 = 16;
+/// Width of a reciprocal table entry (the entries lie in (2^15, 2^16)).
+pub const RECIP_ENTRY_BITS: u32 = 16;
+/// Fraction bits of `alpha * MTU` (bytes per ns).
+pub const ALPHA_FRAC_BITS: u32 = 16;
+
+/// The whole configuration. Unknown keys anywhere are an error.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub network: NetworkConfig,
+    pub entropy_bitmap: EntropyBitmapConfig,
+    pub cwnd_unit: CwndUnitConfig,
+    pub sack: SackConfig,
+    pub fixed_point: FixedPointConfig,
+}
+
+/// The network the NIC sits in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NetworkConfig {
+    /// Line rate, Gb/s (1..=3200).
+    pub link_speed_gbps: u32,
+    /// Network-wide base RTT, ns (`net_base_rtt` of the paper).
+    pub net_base_rtt_ns: u32,
+    /// Largest payload of one packet, bytes; a power of two so `cwnd_packets` is a shift.
+    pub mtu_bytes: u32,
+}
+
+impl Default for NetworkConfig {
+    fn default() -> Self {
+        NetworkConfig {
+            link_speed_gbps: 400,
+            net_base_rtt_ns: 8_000,
+            mtu_bytes: 4096,
+        }
+    }
+}
+
+/// Entropy bitmap (spec section 1, Algorithm 3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EntropyBitmapConfig {
+    /// Number of entropies tracked (power of two, 8..=4096).
+    pub max_paths: u32,
+    /// Period of the bitmap reset, ns; 0 = never. Default 2 x `net_base_rtt_ns`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bitmap_reset_interval_ns: Option<u32>,
+}
+
+impl Default for EntropyBitmapConfig {
+    fn default() -> Self {
+        EntropyBitmapConfig {
+            max_paths: 256,
+            bitmap_reset_interval_ns: None,
+        }
+    }
+}
+
+/// Congestion-window unit (spec section 2, Algorithms 1, 2, 4 and Table 1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CwndUnitConfig {
+    /// `target_Qdelay`, ns. Default: the network base RTT (Table 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_qdelay_ns: Option<u32>,
+    /// EWMA gain of `avg_delay`; must be 2^-k (k in 1..=8) so the hardware uses a shift.
+    pub ewma: f64,
+    /// Multiplicative-decrease parameter, in (0, 1); kept as Q0.16.
+    pub gamma: f64,
+    /// Largest window, bytes. Default 1.5 x BDP. The initial window is `max_cwnd`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_cwnd_bytes: Option<u32>,
+}
+
+impl Default for CwndUnitConfig {
+    fn default() -> Self {
+        CwndUnitConfig {
+            target_qdelay_ns: None,
+            ewma: 0.125,
+            gamma: 0.8,
+            max_cwnd_bytes: None,
+        }
+    }
+}
+
+/// SACK tracker (spec section 3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SackConfig {
+    /// Receive (and send) tracking window, PSNs; power of two, 16..=4096.
+    pub rx_window: u32,
+    /// Bits of the bitmap segment one SACK carries; power of two, 8..=256, <= rx_window.
+    pub sack_bits: u32,
+    /// A SACK is sent once this many bytes arrived since the last one (1..=1048576).
+    pub ack_coalesce_bytes: u32,
+    /// Probe after this long without a SACK, ns. Default 3 x `net_base_rtt_ns`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probe_interval_ns: Option<u32>,
+    /// Retransmission timeout, ns.
+    pub rto_ns: u32,
+    /// The OOO loss threshold is `max(cwnd_packets, ooo_min_threshold)` (the paper's "say 5").
+    pub ooo_min_threshold: u32,
+}
+
+impl Default for SackConfig {
+    fn default() -> Self {
+        SackConfig {
+            rx_window: 256,
+            sack_bits: 64,
+            ack_coalesce_bytes: 16_384,
+            probe_interval_ns: None,
+            rto_ns: 100_000,
+            ooo_min_threshold: 5,
+        }
+    }
+}
+
+/// Fixed-point formats of the cwnd unit (see `docs/golden-model.md`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FixedPointConfig {
+    /// Fraction bits of `cwnd` (bytes); `cwnd` is a 32-bit unsigned Q(32-f).f.
+    pub cwnd_frac_bits: u32,
+    /// Fraction bits of `avg_delay` (ns); a 32-bit unsigned Q(32-f).f.
+    pub delay_frac_bits: u32,
+    /// Index bits of the reciprocal table used for `1/cwnd` and `1/avg_delay`.
+    pub recip_index_bits: u32,
+}
+
+impl Default for FixedPointConfig {
+    fn default() -> Self {
+        FixedPointConfig {
+            cwnd_frac_bits: 8,
+            delay_frac_bits: 8,
+            recip_index_bits: 8,
+        }
+    }
+}
+
+/// One refused value: which field, what it was, what is allowed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldError {
+    pub field: String,
+    pub value: String,
+    pub allowed: String,
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}` = {}: {}", self.field, self.value, self.allowed)
+    }
+}
+
+/// Why a configuration was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Parse { path: String, message: String },
+    #[error("invalid configuration ({} error{}):\n{}", .0.len(), if .0.len() == 1 { "" } else { "s" },
+            .0.iter().map(|e| format!("  - {e}")).collect::<Vec<_>>().join("\n"))]
+    Invalid(Vec<FieldError>),
+}
+
+/// Time intervals must stay below 2^31 ns; we allow up to one second, far above any use.
+const MAX_INTERVAL_NS: u32 = 1_000_000_000;
+
+/// Fixed-point constants of the cwnd unit, derived once from the config so the RTL and the model
+/// read the same numbers. Every `_q` value is an unsigned integer in the format its doc gives.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CwndConstants {
+    /// `cwnd` fraction bits (`fixed_point.cwnd_frac_bits`).
+    pub cwnd_frac: u32,
+    /// `avg_delay` fraction bits (`fixed_point.delay_frac_bits`).
+    pub delay_frac: u32,
+    /// Reciprocal table index bits.
+    pub recip_index_bits: u32,
+    /// `ewma = 2^-ewma_shift`.
+    pub ewma_shift: u32,
+    /// `MTU` in cwnd format.
+    pub mtu_q: u32,
+    /// `log2(MTU)`: `cwnd_packets = cwnd_bytes >> mtu_log2`.
+    pub mtu_log2: u32,
+    /// `max_cwnd` in cwnd format.
+    pub max_cwnd_q: u32,
+    /// `max_cwnd / 8` in bytes (the achievedBDP cut threshold).
+    pub max_cwnd_eighth: u32,
+    /// `target_Qdelay`, ns.
+    pub tq_ns: u32,
+    /// `target_Qhigh = 3 * target_Qdelay`, ns.
+    pub tq_high_ns: u32,
+    /// `beta * MTU` in cwnd format (bytes).
+    pub beta_mtu_q: u32,
+    /// `eta * MTU` in cwnd format (bytes).
+    pub eta_mtu_q: u32,
+    /// `alpha * MTU`, bytes per ns, with `ALPHA_FRAC_BITS` fraction bits.
+    pub alpha_mtu_q: u32,
+    /// `gamma` in Q0.16.
+    pub gamma_q16: u32,
+    /// `1 - gamma` in Q0.16 (computed as `65536 - gamma_q16`, so the two sum to one exactly).
+    pub one_minus_gamma_q16: u32,
+}
+
+impl Config {
+    /// Parse TOML text (unknown keys are errors) and validate it.
+    pub fn from_toml_str(text: &str, path: &str) -> Result<Config, ConfigError> {
+        let cfg: Config = toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: path.to_string(),
+            message: e.to_string(),
+        })?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// Read, parse and validate a TOML file.
+    pub fn from_file(path: &str) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
+            path: path.to_string(),
+            source,
+        })?;
+        Config::from_toml_str(&text, path)
+    }
+
+    /// The same configuration with every derived default written out.
+    pub fn resolved(&self) -> Config {
+        let mut c = self.clone();
+        c.entropy_bitmap.bitmap_reset_interval_ns = Some(self.bitmap_reset_interval_ns());
+        c.cwnd_unit.target_qdelay_ns = Some(self.target_qdelay_ns());
+        c.cwnd_unit.max_cwnd_bytes = Some(self.max_cwnd_bytes());
+        c.sack.probe_interval_ns = Some(self.probe_interval_ns());
+        c
+    }
+
+    /// The resolved configuration as TOML.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(&self.resolved()).expect("a Config always serializes")
+    }
+
+    // ---- derived values -------------------------------------------------------------------
+
+    /// Line rate in bytes per ns.
+    pub fn link_bytes_per_ns(&self) -> f64 {
+        self.network.link_speed_gbps as f64 / 8.0
+    }
+    /// Bandwidth-delay product, bytes (line rate x network base RTT).
+    pub fn bdp_bytes(&self) -> f64 {
+        self.link_bytes_per_ns() * self.network.net_base_rtt_ns as f64
+    }
+    /// Table 1: `bdp_sf = BDP / (100 Gb/s * 12 us)`.
+    pub fn bdp_sf(&self) -> f64 {
+        self.bdp_bytes() / (12.5 * 12_000.0)
+    }
+    /// Table 1: `beta = 5 * bdp_sf` (in MTUs per window of ACKs).
+    pub fn beta(&self) -> f64 {
+        5.0 * self.bdp_sf()
+    }
+    /// Table 1: `eta = 0.15 * bdp_sf`.
+    pub fn eta(&self) -> f64 {
+        0.15 * self.bdp_sf()
+    }
+    /// Table 1: `alpha = 4.0 * bdp_sf * delay_sf / base_rtt` with `delay_sf = base_rtt / 12 us`;
+    /// the base RTT cancels, leaving `4 * bdp_sf / 12 us` (per ns).
+    pub fn alpha_per_ns(&self) -> f64 {
+        4.0 * self.bdp_sf() / 12_000.0
+    }
+    /// `target_Qdelay`, ns (default: the network base RTT).
+    pub fn target_qdelay_ns(&self) -> u32 {
+        self.cwnd_unit
+            .target_qdelay_ns
+            .unwrap_or(self.network.net_base_rtt_ns)
+    }
+    /// `target_Qhigh = 3 * target_Qdelay`, ns.
+    pub fn target_qhigh_ns(&self) -> u32 {
+        self.target_qdelay_ns().saturating_mul(3)
+    }
+    /// `max_cwnd`, bytes (default 1.5 x BDP, rounded down).
+    pub fn max_cwnd_bytes(&self) -> u32 {
+        self.cwnd_unit.max_cwnd_bytes.unwrap_or_else(|| {
+            let v = (1.5 * self.bdp_bytes()).floor();
+            if v >= u32::MAX as f64 {
+                u32::MAX
+            } else {
+                v as u32
+            }
+        })
+    }
+    /// Bitmap reset period, ns (default 2 x network base RTT; 0 = never).
+    pub fn bitmap_reset_interval_ns(&self) -> u32 {
+        self.entropy_bitmap
+            .bitmap_reset_interval_ns
+            .unwrap_or(self.network.net_base_rtt_ns.saturating_mul(2))
+    }
+    /// Probe interval, ns (default 3 x network base RTT).
+    pub fn probe_interval_ns(&self) -> u32 {
+        self.sack
+            .probe_interval_ns
+            .unwrap_or(self.network.net_base_rtt_ns.saturating_mul(3))
+    }
+    /// `log2(max_paths)`: width of an entropy.
+    pub fn paths_bits(&self) -> u32 {
+        self.entropy_bitmap.max_paths.trailing_zeros()
+    }
+    /// `log2(MTU)`.
+    pub fn mtu_log2(&self) -> u32 {
+        self.network.mtu_bytes.trailing_zeros()
+    }
+    /// `log2(rx_window)`.
+    pub fn rx_window_bits(&self) -> u32 {
+        self.sack.rx_window.trailing_zeros()
+    }
+    /// `log2(sack_bits)`.
+    pub fn sack_bits_log2(&self) -> u32 {
+        self.sack.sack_bits.trailing_zeros()
+    }
+    /// `ewma = 2^-ewma_shift`.
+    pub fn ewma_shift(&self) -> u32 {
+        ewma_shift_of(self.cwnd_unit.ewma).unwrap_or(0)
+    }
+
+    /// Fixed-point constants of the cwnd unit. Call on a validated config.
+    pub fn cwnd_constants(&self) -> CwndConstants {
+        let cf = self.fixed_point.cwnd_frac_bits;
+        let mtu = self.network.mtu_bytes;
+        let max_cwnd = self.max_cwnd_bytes();
+        let gamma_q16 = q16(self.cwnd_unit.gamma);
+        CwndConstants {
+            cwnd_frac: cf,
+            delay_frac: self.fixed_point.delay_frac_bits,
+            recip_index_bits: self.fixed_point.recip_index_bits,
+            ewma_shift: self.ewma_shift(),
+            mtu_q: mtu << cf,
+            mtu_log2: self.mtu_log2(),
+            max_cwnd_q: max_cwnd << cf,
+            max_cwnd_eighth: max_cwnd / 8,
+            tq_ns: self.target_qdelay_ns(),
+            tq_high_ns: self.target_qhigh_ns(),
+            beta_mtu_q: round_q(self.beta() * mtu as f64, cf) as u32,
+            eta_mtu_q: round_q(self.eta() * mtu as f64, cf) as u32,
+            alpha_mtu_q: round_q(self.alpha_per_ns() * mtu as f64, ALPHA_FRAC_BITS) as u32,
+            gamma_q16,
+            one_minus_gamma_q16: (1 << COEF_FRAC_BITS) - gamma_q16,
+        }
+    }
+
+    /// Check every field and combination; report all problems at once.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let mut errs = Vec::new();
+        let mut bad = |field: &str, value: String, allowed: String| {
+            errs.push(FieldError {
+                field: field.to_string(),
+                value,
+                allowed,
+            })
+        };
+        let n = &self.network;
+        range(
+            &mut bad,
+            "network.link_speed_gbps",
+            n.link_speed_gbps,
+            1,
+            3200,
+        );
+        range(
+            &mut bad,
+            "network.net_base_rtt_ns",
+            n.net_base_rtt_ns,
+            100,
+            1_000_000,
+        );
+        pow2(&mut bad, "network.mtu_bytes", n.mtu_bytes, 256, 16_384);
+
+        let e = &self.entropy_bitmap;
+        pow2(&mut bad, "entropy_bitmap.max_paths", e.max_paths, 8, 4096);
+        if let Some(v) = e.bitmap_reset_interval_ns {
+            range(
+                &mut bad,
+                "entropy_bitmap.bitmap_reset_interval_ns",
+                v,
+                0,
+                MAX_INTERVAL_NS,
+            );
+        }
+
+        let c = &self.cwnd_unit;
+        if let Some(v) = c.target_qdelay_ns {
+            range(&mut bad, "cwnd_unit.target_qdelay_ns", v, 100, 1_000_000);
+        }
+        if ewma_shift_of(c.ewma).is_none() {
+            bad(
+                "cwnd_unit.ewma",
+                c.ewma.to_string(),
+                "must be a power of two 2^-k with k in 1..=8 (0.5, 0.25, ..., 0.00390625), \
+                 so the hardware averages with a shift"
+                    .into(),
+            );
+        }
+        if !(c.gamma > 0.0 && c.gamma < 1.0) || q16(c.gamma) == 0 || q16(c.gamma) >= 1 << 16 {
+            bad(
+                "cwnd_unit.gamma",
+                c.gamma.to_string(),
+                "must be in (0, 1) and representable in Q0.16 (1/65536 ..= 65535/65536)".into(),
+            );
+        }
+        if let Some(v) = c.max_cwnd_bytes {
+            if v < n.mtu_bytes {
+                bad(
+                    "cwnd_unit.max_cwnd_bytes",
+                    v.to_string(),
+                    format!("must be at least network.mtu_bytes ({})", n.mtu_bytes),
+                );
+            }
+        }
+
+        let s = &self.sack;
+        pow2(&mut bad, "sack.rx_window", s.rx_window, 16, 4096);
+        pow2(&mut bad, "sack.sack_bits", s.sack_bits, 8, 256);
+        if s.sack_bits.is_power_of_two()
+            && s.rx_window.is_power_of_two()
+            && s.sack_bits > s.rx_window
+        {
+            bad(
+                "sack.sack_bits",
+                s.sack_bits.to_string(),
+                format!("must not exceed sack.rx_window ({})", s.rx_window),
+            );
+        }
+        range(
+            &mut bad,
+            "sack.ack_coalesce_bytes",
+            s.ack_coalesce_bytes,
+            1,
+            1 << 20,
+        );
+        if let Some(v) = s.probe_interval_ns {
+            range(&mut bad, "sack.probe_interval_ns", v, 1, MAX_INTERVAL_NS);
+        }
+        range(&mut bad, "sack.rto_ns", s.rto_ns, 1, MAX_INTERVAL_NS);
+        range(
+            &mut bad,
+            "sack.ooo_min_threshold",
+            s.ooo_min_threshold,
+            1,
+            4096,
+        );
+        let probe = self.probe_interval_ns();
+        if probe < n.net_base_rtt_ns {
+            bad(
+                "sack.probe_interval_ns",
+                probe.to_string(),
+                format!(
+                    "must be at least network.net_base_rtt_ns ({}): an earlier probe is always \
+                     spurious",
+                    n.net_base_rtt_ns
+                ),
+            );
+        }
+        if s.rto_ns <= probe {
+            bad(
+                "sack.rto_ns",
+                s.rto_ns.to_string(),
+                format!(
+                    "must exceed sack.probe_interval_ns ({probe}): the timeout is the slowest \
+                     of the three loss detectors"
+                ),
+            );
+        }
+
+        let f = &self.fixed_point;
+        range(
+            &mut bad,
+            "fixed_point.cwnd_frac_bits",
+            f.cwnd_frac_bits,
+            0,
+            12,
+        );
+        range(
+            &mut bad,
+            "fixed_point.delay_frac_bits",
+            f.delay_frac_bits,
+            0,
+            8,
+        );
+        range(
+            &mut bad,
+            "fixed_point.recip_index_bits",
+            f.recip_index_bits,
+            4,
+            12,
+        );
+
+        // Width checks on derived constants only make sense once their inputs are legal.
+        if errs_is_empty_for_widths(self) {
+            let cf = f.cwnd_frac_bits;
+            let max_cwnd = self.max_cwnd_bytes() as u64;
+            let limit = 1u64 << 32;
+            if (max_cwnd << cf) >= limit {
+                let field = if c.max_cwnd_bytes.is_some() {
+                    "cwnd_unit.max_cwnd_bytes"
+                } else {
+                    "cwnd_unit.max_cwnd_bytes (derived: 1.5 x BDP)"
+                };
+                bad(
+                    field,
+                    max_cwnd.to_string(),
+                    format!(
+                        "max_cwnd << fixed_point.cwnd_frac_bits ({cf}) must fit the 32-bit cwnd \
+                         field: at most {} bytes",
+                        (limit >> cf) - 1
+                    ),
+                );
+            }
+            let beta_mtu = round_q(self.beta() * n.mtu_bytes as f64, cf);
+            if beta_mtu >= limit as f64 {
+                bad(
+                    "network.link_speed_gbps x network.net_base_rtt_ns x network.mtu_bytes",
+                    format!(
+                        "{} x {} x {}",
+                        n.link_speed_gbps, n.net_base_rtt_ns, n.mtu_bytes
+                    ),
+                    format!(
+                        "derived beta*MTU ({:.0} bytes) << fixed_point.cwnd_frac_bits ({cf}) \
+                         must fit 32 bits; lower one of them",
+                        self.beta() * n.mtu_bytes as f64
+                    ),
+                );
+            }
+            let alpha_mtu = round_q(self.alpha_per_ns() * n.mtu_bytes as f64, ALPHA_FRAC_BITS);
+            if alpha_mtu >= limit as f64 {
+                bad(
+                    "network.link_speed_gbps x network.net_base_rtt_ns x network.mtu_bytes",
+                    format!(
+                        "{} x {} x {}",
+                        n.link_speed_gbps, n.net_base_rtt_ns, n.mtu_bytes
+                    ),
+                    "derived alpha*MTU (bytes/ns, Q16.16) must fit 32 bits; lower one of them"
+                        .into(),
+                );
+            }
+            // The proportional gain alpha*MTU*(tq - delay) peaks at delay 0.
+            let gain = self.alpha_per_ns() * n.mtu_bytes as f64 * self.target_qdelay_ns() as f64;
+            if round_q(gain, cf) >= limit as f64 {
+                bad(
+                    "cwnd_unit.target_qdelay_ns",
+                    self.target_qdelay_ns().to_string(),
+                    format!(
+                        "derived peak gain alpha*MTU*target_qdelay ({gain:.0} bytes) << \
+                         fixed_point.cwnd_frac_bits ({cf}) must fit 32 bits; lower it, \
+                         network.mtu_bytes or the BDP"
+                    ),
+                );
+            }
+            if round_q(self.eta() * n.mtu_bytes as f64, cf) < 1.0 {
+                bad(
+                    "network.link_speed_gbps x network.net_base_rtt_ns",
+                    format!("{} x {}", n.link_speed_gbps, n.net_base_rtt_ns),
+                    format!(
+                        "derived eta*MTU rounds to 0 in the cwnd format \
+                         (fixed_point.cwnd_frac_bits = {cf}); raise cwnd_frac_bits"
+                    ),
+                );
+            }
+        }
+
+        if errs.is_empty() {
+            Ok(())
+        } else {
+            Err(ConfigError::Invalid(errs))
+        }
+    }
+}
+
+/// The derived-width checks need legal inputs (a power-of-two MTU, a fraction width in range).
+fn errs_is_empty_for_widths(cfg: &Config) -> bool {
+    cfg.network.mtu_bytes.is_power_of_two()
+        && cfg.fixed_point.cwnd_frac_bits <= 12
+        && (1..=3200).contains(&cfg.network.link_speed_gbps)
+        && (100..=1_000_000).contains(&cfg.network.net_base_rtt_ns)
+}
+
+fn range(bad: &mut impl FnMut(&str, String, String), field: &str, v: u32, lo: u32, hi: u32) {
+    if v < lo || v > hi {
+        bad(field, v.to_string(), format!("must be in {lo}..={hi}"));
+    }
+}
+
+fn pow2(bad: &mut impl FnMut(&str, String, String), field: &str, v: u32, lo: u32, hi: u32) {
+    if !v.is_power_of_two() || v < lo || v > hi {
+        bad(
+            field,
+            v.to_string(),
+            format!("must be a power of two in {lo}..={hi}"),
+        );
+    }
+}
+
+/// `k` such that `x == 2^-k`, for k in 1..=8.
+fn ewma_shift_of(x: f64) -> Option<u32> {
+    (1..=8).find(|&k| x == 1.0 / (1u32 << k) as f64)
+}
+
+/// Round a non-negative real to an unsigned fixed-point integer with `frac` fraction bits.
+fn round_q(x: f64, frac: u32) -> f64 {
+    (x * (1u64 << frac) as f64).round()
+}
+
+fn q16(x: f64) -> u32 {
+    let v = round_q(x.clamp(0.0, 2.0), COEF_FRAC_BITS);
+    v as u32
+}
+
+/// Entry `idx` of the reciprocal table with `index_bits` index bits.
+///
+/// A normalized value `m` in `[2^R, 2^(R+1))` (R = `index_bits`) selects entry `m - 2^R`; the
+/// entry is `round(2^(16+R) / (m + 0.5))`, i.e. 2^16 times the reciprocal of the interval's
+/// midpoint scaled into `(0.5, 1]`. Entries lie in `(2^15, 2^16)`, so they fit 16 bits. This is
+/// a constant table shared by the RTL ROM and the golden model, like Table 1's constants.
+pub fn recip_table_entry(idx: u32, index_bits: u32) -> u32 {
+    let num = 1u64 << (RECIP_ENTRY_BITS + index_bits + 1);
+    let den = 2 * ((1u64 << index_bits) + idx as u64) + 1;
+    // round(num / den) in integers
+    ((2 * num + den) / (2 * den)) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_config_is_valid_and_matches_table1() {
+        let c = Config::default();
+        c.validate().unwrap();
+        assert_eq!(c.bdp_bytes(), 400_000.0);
+        assert_eq!(c.max_cwnd_bytes(), 600_000);
+        assert_eq!(c.target_qdelay_ns(), 8_000);
+        assert_eq!(c.target_qhigh_ns(), 24_000);
+        assert!((c.bdp_sf() - 400_000.0 / 150_000.0).abs() < 1e-12);
+        assert_eq!(c.ewma_shift(), 3);
+        assert_eq!(c.paths_bits(), 8);
+    }
+
+    #[test]
+    fn default_toml_file_equals_builtin_defaults() {
+        let text = include_str!("../default.toml");
+        let c = Config::from_toml_str(text, "default.toml").unwrap();
+        assert_eq!(c.resolved(), Config::default().resolved());
+    }
+
+    #[test]
+    fn resolved_round_trips_through_toml() {
+        let c = Config::default();
+        let back = Config::from_toml_str(&c.to_toml(), "show").unwrap();
+        assert_eq!(back, c.resolved());
+    }
+
+    #[test]
+    fn recip_table_entries_fit_16_bits_and_approximate_reciprocal() {
+        for r in 4..=12 {
+            for idx in 0..(1u32 << r) {
+                let e = recip_table_entry(idx, r);
+                assert!(e > 1 << 15 && e < 1 << 16, "r={r} idx={idx} e={e}");
+                let m = (1u64 << r) as f64 + idx as f64;
+                let exact = (1u64 << (16 + r)) as f64 / m;
+                assert!(((e as f64) - exact).abs() / exact <= 1.0 / (1u64 << r) as f64);
+            }
+        }
+    }
+
+    #[test]
+    fn gamma_and_one_minus_gamma_sum_to_one() {
+        let k = Config::default().cwnd_constants();
+        assert_eq!(k.gamma_q16 + k.one_minus_gamma_q16, 1 << 16);
+        assert_eq!(k.gamma_q16, 52_429);
+    }
+
+    #[test]
+    fn all_errors_are_reported_together() {
+        let mut c = Config::default();
+        c.network.mtu_bytes = 1500;
+        c.sack.rx_window = 100;
+        match c.validate() {
+            Err(ConfigError::Invalid(v)) => assert_eq!(v.len(), 2, "{v:?}"),
+            other => panic!("{other:?}"),
+        }
+    }
+}

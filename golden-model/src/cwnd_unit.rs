@@ -1,0 +1,610 @@
+//! Congestion-window unit (spec section 2: Algorithms 1 lines 5-8, 2 and 4, Table 1), in the
+//! fixed point the RTL computes. [`reference`] beside it is the paper in `f64`.
+//!
+//! Formats (all unsigned; `cf = fixed_point.cwnd_frac_bits`, `df = fixed_point.delay_frac_bits`,
+//! `R = fixed_point.recip_index_bits`; see `docs/golden-model.md`):
+//!
+//! | value | format |
+//! |---|---|
+//! | `cwnd_q` | 32-bit, `cf` fraction bits, bytes |
+//! | `avg_delay_q` | 32-bit, `df` fraction bits, ns |
+//! | `base_rtt`, `delay`, `rtt` | 24-bit integer ns |
+//! | `ratio` = `acked/cwnd` | 18-bit Q2.16, saturating at `RATIO_MAX_Q16` |
+//! | `beta*MTU`, `eta*MTU` | 32-bit, `cf` fraction bits, bytes |
+//! | `alpha*MTU` | 32-bit Q16.16 bytes/ns |
+//! | `gamma`, `1-gamma`, decrease factor | Q0.16 (factor 17 bits, in [0.5, 1]) |
+//! | `rx_count`, `achieved_bdp` | 32-bit integer bytes, saturating |
+//!
+//! Per ACK, in this order:
+//! 1. `base_rtt = min(base_rtt, rtt)`, `delay = rtt - base_rtt` (Algorithm 1 lines 5-8).
+//! 2. achievedBDP (Algorithm 2), once per ACK (DECISION: Algorithm 4 line 2 calls it a second
+//!    time; the spec counts it once), using the updated `base_rtt`.
+//! 3. `can_decrease`, `can_fairness` from the timestamps (Algorithm 4 lines 3-4).
+//! 4. `avg_q += (delay_q >> s) - (avg_q >> s)`, written as `avg_q - (avg_q >> s) + (delay_q >> s)`
+//!    so it never goes negative (`ewma = 2^-s`).
+//! 5. The increase / decrease chain (Algorithm 4 lines 6-18) as [`Branch`].
+//! 6. Fairness: `cwnd += eta*MTU` at most once per base RTT (lines 19-22).
+//!
+//! Divisions use [`crate::fixed::div_approx`]: `ratio = acked/cwnd` and `tq/avg_delay`.
+//! The multiplicative decrease is rewritten without subtraction:
+//! `1 - gamma*(avg - tq)/avg = (1 - gamma) + gamma * tq/avg`, clamped to `[0.5, 1]`.
+
+use serde::{Deserialize, Serialize};
+use strack_config::{Config, CwndConstants, ACKED_BITS, COEF_FRAC_BITS, RTT_BITS};
+
+use crate::fixed::div_approx;
+use crate::seq::elapsed;
+
+/// Largest RTT (and initial `base_rtt`): 2^24 - 1 ns.
+pub const RTT_MAX: u32 = (1 << RTT_BITS) - 1;
+/// Largest `acked_bytes` of one ACK.
+pub const ACKED_MAX: u32 = (1 << ACKED_BITS) - 1;
+/// `acked/cwnd` saturates just below 4.0 (18-bit Q2.16): a coalesced ACK never moves the window
+/// by more than four windows' worth of per-ACK increase.
+pub const RATIO_MAX_Q16: u64 = (1 << 18) - 1;
+const ONE_Q16: u64 = 1 << COEF_FRAC_BITS;
+
+/// One ACK as the cwnd unit sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct In {
+    /// Time, ns (wrapping 32-bit).
+    pub now: u32,
+    /// RTT sample, ns (`now - echoed timestamp`); `> RTT_MAX` is malformed.
+    pub rtt: u32,
+    /// The ACK echoes an ECN mark.
+    pub ecn: bool,
+    /// Bytes this ACK newly acknowledges; `> ACKED_MAX` is malformed.
+    pub acked_bytes: u32,
+    /// The ACK answers a probe (its bytes do not count towards achievedBDP).
+    #[serde(default)]
+    pub is_probe_ack: bool,
+}
+
+/// Which arm of Algorithm 4 ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Branch {
+    /// (a) no ECN, `delay > target_Qhigh`: `cwnd += beta*MTU*acked/cwnd` (line 7).
+    AdditiveIncrease,
+    /// (b) no ECN, `delay < target_Qdelay`: `cwnd += alpha*(tq-delay)*MTU*acked/cwnd` (line 9).
+    ProportionalIncrease,
+    /// (c) `delay > target_Qhigh` and `achievedBDP < max_cwnd/8`: `cwnd = achievedBDP` (line 12).
+    AchievedBdpCut,
+    /// (c) `delay > target_Qdelay`: multiplicative decrease (line 15).
+    MultiplicativeDecrease,
+    /// No arm changed the window (ECN with low delay, or a decrease not allowed yet).
+    Hold,
+    /// `rtt` or `acked_bytes` out of range: the ACK was ignored and counted.
+    Malformed,
+}
+
+/// The unit's outputs after one ACK.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Out {
+    /// The window, cwnd format (`cwnd_frac_bits` fraction bits).
+    pub cwnd_q: u32,
+    /// `cwnd_q >> cwnd_frac_bits`, bytes.
+    pub cwnd_bytes: u32,
+    pub branch: Branch,
+    /// The fairness increase was applied.
+    pub fairness: bool,
+    pub achieved_bdp: u32,
+    pub base_rtt: u32,
+    pub avg_delay_q: u32,
+}
+
+/// State of the unit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CwndUnit {
+    k: CwndConstants,
+    pub cwnd_q: u32,
+    pub base_rtt: u32,
+    pub avg_delay_q: u32,
+    pub last_decrease_ts: u32,
+    pub last_fairness_ts: u32,
+    pub rx_count: u32,
+    pub rxcount_clear_ts: u32,
+    pub achieved_bdp: u32,
+    pub malformed_count: u64,
+}
+
+impl CwndUnit {
+    pub fn new(k: CwndConstants) -> Self {
+        CwndUnit {
+            cwnd_q: k.max_cwnd_q,
+            base_rtt: RTT_MAX,
+            avg_delay_q: 0,
+            last_decrease_ts: 0,
+            last_fairness_ts: 0,
+            rx_count: 0,
+            rxcount_clear_ts: 0,
+            achieved_bdp: 0,
+            malformed_count: 0,
+            k,
+        }
+    }
+
+    pub fn from_config(cfg: &Config) -> Self {
+        Self::new(cfg.cwnd_constants())
+    }
+
+    pub fn constants(&self) -> &CwndConstants {
+        &self.k
+    }
+
+    /// The window in bytes (integer part).
+    pub fn cwnd_bytes(&self) -> u32 {
+        self.cwnd_q >> self.k.cwnd_frac
+    }
+
+    /// `floor(cwnd / MTU)`.
+    pub fn cwnd_packets(&self) -> u32 {
+        self.cwnd_q >> (self.k.cwnd_frac + self.k.mtu_log2)
+    }
+
+    fn out(&self, branch: Branch, fairness: bool) -> Out {
+        Out {
+            cwnd_q: self.cwnd_q,
+            cwnd_bytes: self.cwnd_bytes(),
+            branch,
+            fairness,
+            achieved_bdp: self.achieved_bdp,
+            base_rtt: self.base_rtt,
+            avg_delay_q: self.avg_delay_q,
+        }
+    }
+
+    /// `acked / cwnd` in Q2.16, saturating. Shift `31 - cf - lz >= 8` since `cwnd >= MTU >= 256`.
+    fn ratio_q16(&self, acked: u32) -> u64 {
+        let k = &self.k;
+        div_approx(
+            acked as u64,
+            self.cwnd_q,
+            k.recip_index_bits,
+            16 + k.cwnd_frac,
+        )
+        .min(RATIO_MAX_Q16)
+    }
+
+    pub fn step(&mut self, input: &In) -> Out {
+        if input.rtt > RTT_MAX || input.acked_bytes > ACKED_MAX {
+            self.malformed_count += 1;
+            return self.out(Branch::Malformed, false);
+        }
+        let k = self.k.clone();
+        let now = input.now;
+
+        // 1. base RTT and queuing delay
+        self.base_rtt = self.base_rtt.min(input.rtt);
+        let delay = input.rtt - self.base_rtt;
+
+        // 2. achievedBDP (Algorithm 2)
+        let can_clear = elapsed(now, self.rxcount_clear_ts) > self.base_rtt + k.tq_ns;
+        let add = if input.is_probe_ack {
+            0
+        } else {
+            input.acked_bytes
+        };
+        self.rx_count = self.rx_count.saturating_add(add);
+        if can_clear {
+            self.achieved_bdp = self.rx_count;
+            self.rx_count = 0;
+            self.rxcount_clear_ts = now;
+        }
+
+        // 3. timers
+        let can_decrease = elapsed(now, self.last_decrease_ts) > self.base_rtt;
+        let can_fairness = elapsed(now, self.last_fairness_ts) > self.base_rtt;
+
+        // 4. EWMA of the delay
+        let s = k.ewma_shift;
+        let delay_q = delay << k.delay_frac;
+        self.avg_delay_q = self.avg_delay_q - (self.avg_delay_q >> s) + (delay_q >> s);
+
+        // 5. Algorithm 4 lines 6-18
+        let cwnd = self.cwnd_q as u64;
+        let max = k.max_cwnd_q as u64;
+        let mtu = k.mtu_q as u64;
+        let branch = if !input.ecn && delay > k.tq_high_ns {
+            let inc = (k.beta_mtu_q as u64 * self.ratio_q16(input.acked_bytes)) >> 16;
+            self.cwnd_q = (cwnd + inc).min(max) as u32;
+            Branch::AdditiveIncrease
+        } else if !input.ecn && delay < k.tq_ns {
+            // bytes in cwnd format: alpha*MTU (Q.16) * (tq - delay) >> (16 - cf)
+            let gain = (k.alpha_mtu_q as u64 * (k.tq_ns - delay) as u64) >> (16 - k.cwnd_frac);
+            let inc = (gain * self.ratio_q16(input.acked_bytes)) >> 16;
+            self.cwnd_q = (cwnd + inc).min(max) as u32;
+            Branch::ProportionalIncrease
+        } else if can_decrease && self.avg_delay_q as u64 > (k.tq_ns as u64) << k.delay_frac {
+            if delay > k.tq_high_ns && self.achieved_bdp < k.max_cwnd_eighth {
+                self.cwnd_q = ((self.achieved_bdp as u64) << k.cwnd_frac).max(mtu) as u32;
+                self.last_decrease_ts = now;
+                Branch::AchievedBdpCut
+            } else if delay > k.tq_ns {
+                // tq/avg in Q0.16: shift 47 - lz - 16 - df >= 6 because avg_q > tq_q >= 100 << df
+                let tq_over_avg = div_approx(
+                    k.tq_ns as u64,
+                    self.avg_delay_q,
+                    k.recip_index_bits,
+                    16 + k.delay_frac,
+                );
+                let factor = (k.one_minus_gamma_q16 as u64
+                    + ((k.gamma_q16 as u64 * tq_over_avg) >> 16))
+                    .clamp(ONE_Q16 / 2, ONE_Q16);
+                self.cwnd_q = ((cwnd * factor) >> 16).max(mtu) as u32;
+                self.last_decrease_ts = now;
+                Branch::MultiplicativeDecrease
+            } else {
+                Branch::Hold
+            }
+        } else {
+            Branch::Hold
+        };
+
+        // 6. fairness
+        if can_fairness {
+            self.cwnd_q = (self.cwnd_q as u64 + k.eta_mtu_q as u64).min(max) as u32;
+            self.last_fairness_ts = now;
+        }
+        self.out(branch, can_fairness)
+    }
+}
+
+/// The paper's equations in `f64`, transcribed directly, with the spec's decisions on units
+/// (bytes, coalesced ACKs) and order. Used only to bound the fixed-point error.
+pub mod reference {
+    use super::{Branch, In, RTT_MAX};
+    use strack_config::Config;
+
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Params {
+        pub mtu: f64,
+        pub max_cwnd: f64,
+        pub tq: f64,
+        pub tq_high: f64,
+        pub ewma: f64,
+        pub gamma: f64,
+        pub beta: f64,
+        pub eta: f64,
+        pub alpha: f64,
+    }
+
+    impl Params {
+        pub fn from_config(cfg: &Config) -> Self {
+            Params {
+                mtu: cfg.network.mtu_bytes as f64,
+                max_cwnd: cfg.max_cwnd_bytes() as f64,
+                tq: cfg.target_qdelay_ns() as f64,
+                tq_high: cfg.target_qhigh_ns() as f64,
+                ewma: cfg.cwnd_unit.ewma,
+                gamma: cfg.cwnd_unit.gamma,
+                beta: cfg.beta(),
+                eta: cfg.eta(),
+                alpha: cfg.alpha_per_ns(),
+            }
+        }
+    }
+
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CwndUnitF64 {
+        pub p: Params,
+        pub cwnd: f64,
+        pub base_rtt: f64,
+        pub avg_delay: f64,
+        pub last_decrease_ts: u32,
+        pub last_fairness_ts: u32,
+        pub rx_count: f64,
+        pub rxcount_clear_ts: u32,
+        pub achieved_bdp: f64,
+    }
+
+    impl CwndUnitF64 {
+        pub fn new(p: Params) -> Self {
+            CwndUnitF64 {
+                cwnd: p.max_cwnd,
+                base_rtt: RTT_MAX as f64,
+                avg_delay: 0.0,
+                last_decrease_ts: 0,
+                last_fairness_ts: 0,
+                rx_count: 0.0,
+                rxcount_clear_ts: 0,
+                achieved_bdp: 0.0,
+                p,
+            }
+        }
+
+        pub fn step(&mut self, a: &In) -> Branch {
+            let p = self.p.clone();
+            let now = a.now;
+            let since = |t: u32| now.wrapping_sub(t) as f64;
+            let rtt = a.rtt as f64;
+            if rtt < self.base_rtt {
+                self.base_rtt = rtt;
+            }
+            let delay = rtt - self.base_rtt;
+            let can_clear = since(self.rxcount_clear_ts) > self.base_rtt + p.tq;
+            self.rx_count += if a.is_probe_ack {
+                0.0
+            } else {
+                a.acked_bytes as f64
+            };
+            if can_clear {
+                self.achieved_bdp = self.rx_count;
+                self.rx_count = 0.0;
+                self.rxcount_clear_ts = now;
+            }
+            let can_decrease = since(self.last_decrease_ts) > self.base_rtt;
+            let can_fairness = since(self.last_fairness_ts) > self.base_rtt;
+            self.avg_delay = self.avg_delay * (1.0 - p.ewma) + p.ewma * delay;
+            let acked = a.acked_bytes as f64;
+            let branch = if !a.ecn && delay > p.tq_high {
+                self.cwnd += p.beta * p.mtu * acked / self.cwnd;
+                Branch::AdditiveIncrease
+            } else if !a.ecn && delay < p.tq {
+                self.cwnd += p.alpha * (p.tq - delay) * p.mtu * acked / self.cwnd;
+                Branch::ProportionalIncrease
+            } else if can_decrease && self.avg_delay > p.tq {
+                if delay > p.tq_high && self.achieved_bdp < (p.max_cwnd / 8.0).floor() {
+                    self.cwnd = self.achieved_bdp;
+                    self.last_decrease_ts = now;
+                    Branch::AchievedBdpCut
+                } else if delay > p.tq {
+                    let f = (1.0 - p.gamma * (self.avg_delay - p.tq) / self.avg_delay).max(0.5);
+                    self.cwnd *= f;
+                    self.last_decrease_ts = now;
+                    Branch::MultiplicativeDecrease
+                } else {
+                    Branch::Hold
+                }
+            } else {
+                Branch::Hold
+            };
+            self.cwnd = self.cwnd.clamp(p.mtu, p.max_cwnd);
+            if can_fairness {
+                self.cwnd = (self.cwnd + p.eta * p.mtu).min(p.max_cwnd);
+                self.last_fairness_ts = now;
+            }
+            branch
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit() -> CwndUnit {
+        CwndUnit::from_config(&Config::default())
+    }
+    const BASE: u32 = 8_000;
+    fn ack(now: u32, rtt: u32, ecn: bool, acked: u32) -> In {
+        In {
+            now,
+            rtt,
+            ecn,
+            acked_bytes: acked,
+            is_probe_ack: false,
+        }
+    }
+
+    #[test]
+    fn initial_window_is_max_cwnd() {
+        let u = unit();
+        assert_eq!(u.cwnd_bytes(), 600_000);
+        assert_eq!(u.cwnd_packets(), 146);
+    }
+
+    #[test]
+    fn base_rtt_tracks_minimum_and_delay_is_excess() {
+        let mut u = unit();
+        u.step(&ack(10, 9_000, true, 0));
+        assert_eq!(u.base_rtt, 9_000);
+        u.step(&ack(20, 8_500, true, 0));
+        assert_eq!(u.base_rtt, 8_500);
+        u.step(&ack(30, 9_500, true, 0));
+        assert_eq!(u.base_rtt, 8_500);
+    }
+
+    #[test]
+    fn branch_a_additive_increase_when_clean_and_delay_above_qhigh() {
+        let mut u = unit();
+        u.step(&ack(1, BASE, true, 0));
+        u.cwnd_q = 100_000 << 8;
+        let o = u.step(&ack(2, BASE + 30_000, false, 4096));
+        assert_eq!(o.branch, Branch::AdditiveIncrease);
+        // beta*MTU*acked/cwnd = 13.33*4096*4096/100000 = 2236.9 bytes
+        let inc = (o.cwnd_q - (100_000 << 8)) as f64 / 256.0;
+        assert!((inc - 2236.96).abs() / 2236.96 < 0.004, "inc {inc}");
+    }
+
+    #[test]
+    fn branch_b_proportional_increase_when_clean_and_delay_below_target() {
+        let mut u = unit();
+        u.step(&ack(1, BASE, true, 0));
+        u.cwnd_q = 100_000 << 8;
+        let o = u.step(&ack(2, BASE + 2_000, false, 4096));
+        assert_eq!(o.branch, Branch::ProportionalIncrease);
+        // alpha*(tq-delay)*MTU*acked/cwnd with alpha = 4*bdp_sf/12000
+        let exact =
+            4.0 * (400_000.0 / 150_000.0) / 12_000.0 * 6_000.0 * 4096.0 * 4096.0 / 100_000.0;
+        let inc = (o.cwnd_q - (100_000 << 8)) as f64 / 256.0;
+        assert!(
+            (inc - exact).abs() / exact < 0.004,
+            "inc {inc} exact {exact}"
+        );
+    }
+
+    #[test]
+    fn ecn_with_low_delay_holds_the_window() {
+        let mut u = unit();
+        u.step(&ack(1, BASE, true, 0));
+        u.cwnd_q = 100_000 << 8;
+        let o = u.step(&ack(2, BASE + 100, true, 4096));
+        assert_eq!(o.branch, Branch::Hold);
+        assert_eq!(o.cwnd_q, 100_000 << 8);
+    }
+
+    #[test]
+    fn branch_c_achieved_bdp_cut_when_delay_above_qhigh_and_bdp_small() {
+        let mut u = unit();
+        u.step(&ack(1, BASE, true, 0));
+        u.last_fairness_ts = 8_999; // keep the fairness increase out of the figures
+        u.avg_delay_q = 50_000 << 8;
+        u.achieved_bdp = 20_000;
+        u.rxcount_clear_ts = 5; // keep achievedBDP from being re-measured
+        let o = u.step(&ack(9_000, BASE + 30_000, true, 0));
+        assert_eq!(o.branch, Branch::AchievedBdpCut);
+        assert_eq!(o.cwnd_bytes, 20_000);
+        assert_eq!(u.last_decrease_ts, 9_000);
+    }
+
+    #[test]
+    fn achieved_bdp_cut_never_goes_below_mtu() {
+        let mut u = unit();
+        u.step(&ack(1, BASE, true, 0));
+        u.last_fairness_ts = 8_999; // keep the fairness increase out of the figures
+        u.avg_delay_q = 50_000 << 8;
+        u.achieved_bdp = 0;
+        u.rxcount_clear_ts = 5;
+        let o = u.step(&ack(9_000, BASE + 30_000, true, 0));
+        assert_eq!(o.branch, Branch::AchievedBdpCut);
+        assert_eq!(o.cwnd_bytes, 4096);
+    }
+
+    #[test]
+    fn branch_c_multiplicative_decrease_by_avg_delay() {
+        let mut u = unit();
+        u.step(&ack(1, BASE, true, 0));
+        u.last_fairness_ts = 8_999; // keep the fairness increase out of the figures
+        u.avg_delay_q = 16_000 << 8;
+        let o = u.step(&ack(9_000, BASE + 16_000, true, 0));
+        assert_eq!(o.branch, Branch::MultiplicativeDecrease);
+        // avg stays 16000: factor = 1 - 0.8*(16000-8000)/16000 = 0.6
+        let expect = 600_000.0 * 0.6;
+        assert!(
+            (o.cwnd_bytes as f64 - expect).abs() / expect < 0.003,
+            "{}",
+            o.cwnd_bytes
+        );
+    }
+
+    #[test]
+    fn multiplicative_decrease_factor_floors_at_half() {
+        let mut u = unit();
+        u.step(&ack(1, BASE, true, 0));
+        u.last_fairness_ts = 8_999; // keep the fairness increase out of the figures
+        u.avg_delay_q = 200_000 << 8; // factor 1 - 0.8*0.96 < 0.5
+        u.achieved_bdp = u32::MAX; // not the achievedBDP arm
+        u.rxcount_clear_ts = 5;
+        let o = u.step(&ack(9_000, BASE + 200_000, true, 0));
+        assert_eq!(o.branch, Branch::MultiplicativeDecrease);
+        assert_eq!(o.cwnd_q, (600_000u32 << 8) / 2);
+    }
+
+    #[test]
+    fn decrease_waits_one_base_rtt_after_the_last() {
+        let mut u = unit();
+        u.step(&ack(1, BASE, true, 0));
+        u.last_fairness_ts = 8_999; // keep the fairness increase out of the figures
+        u.avg_delay_q = 16_000 << 8;
+        assert_eq!(
+            u.step(&ack(9_000, BASE + 16_000, true, 0)).branch,
+            Branch::MultiplicativeDecrease
+        );
+        assert_eq!(
+            u.step(&ack(9_500, BASE + 16_000, true, 0)).branch,
+            Branch::Hold
+        );
+        assert_eq!(
+            u.step(&ack(9_000 + BASE + 1, BASE + 16_000, true, 0))
+                .branch,
+            Branch::MultiplicativeDecrease
+        );
+    }
+
+    #[test]
+    fn delay_between_targets_with_avg_high_holds() {
+        // (c) allowed, avg high, but delay <= target_Qdelay: neither sub-arm
+        let mut u = unit();
+        u.step(&ack(1, BASE, true, 0));
+        u.last_fairness_ts = 8_999; // keep the fairness increase out of the figures
+        u.avg_delay_q = 20_000 << 8;
+        let o = u.step(&ack(9_000, BASE + 8_000, true, 0));
+        assert_eq!(o.branch, Branch::Hold);
+    }
+
+    #[test]
+    fn fairness_adds_eta_mtu_once_per_base_rtt() {
+        let mut u = unit();
+        u.step(&ack(1, BASE, true, 0));
+        u.cwnd_q = 100_000 << 8;
+        let o = u.step(&ack(20_000, BASE, true, 0));
+        assert!(o.fairness);
+        assert_eq!(o.cwnd_q, (100_000 << 8) + u.constants().eta_mtu_q);
+        let o = u.step(&ack(20_001, BASE, true, 0));
+        assert!(!o.fairness);
+    }
+
+    #[test]
+    fn window_is_clamped_to_max_cwnd() {
+        let mut u = unit();
+        u.step(&ack(1, BASE, true, 0));
+        let o = u.step(&ack(30_000, BASE, false, 4096));
+        assert_eq!(o.cwnd_q, u.constants().max_cwnd_q);
+    }
+
+    #[test]
+    fn achieved_bdp_measures_bytes_per_interval_and_skips_probe_acks() {
+        let mut u = unit();
+        u.step(&ack(1, BASE, true, 1000)); // first ACK: interval elapsed since ts 0? 1 > 8000+8000 no
+        assert_eq!(u.rx_count, 1000);
+        u.step(&In {
+            now: 2,
+            rtt: BASE,
+            ecn: true,
+            acked_bytes: 5000,
+            is_probe_ack: true,
+        });
+        assert_eq!(u.rx_count, 1000);
+        u.step(&ack(16_001, BASE, true, 500)); // 16001 > base_rtt + tq = 16000
+        assert_eq!(u.achieved_bdp, 1500);
+        assert_eq!(u.rx_count, 0);
+        assert_eq!(u.rxcount_clear_ts, 16_001);
+    }
+
+    #[test]
+    fn malformed_ack_changes_nothing() {
+        let mut u = unit();
+        u.step(&ack(1, BASE, true, 100));
+        let before = u.clone();
+        assert_eq!(
+            u.step(&ack(2, RTT_MAX + 1, false, 10)).branch,
+            Branch::Malformed
+        );
+        assert_eq!(
+            u.step(&ack(3, BASE, false, ACKED_MAX + 1)).branch,
+            Branch::Malformed
+        );
+        assert_eq!(u.malformed_count, 2);
+        u.malformed_count = 0;
+        assert_eq!(u, before);
+    }
+
+    #[test]
+    fn timers_work_across_time_wrap() {
+        let mut u = unit();
+        u.step(&ack(u32::MAX - 100, BASE, true, 0));
+        assert_eq!(u.last_fairness_ts, u32::MAX - 100);
+        let o = u.step(&ack(BASE, BASE, true, 0)); // BASE + 101 ns later
+        assert!(o.fairness);
+    }
+
+    #[test]
+    fn reference_matches_paper_constants() {
+        let p = reference::Params::from_config(&Config::default());
+        assert!((p.beta - 5.0 * 400_000.0 / 150_000.0).abs() < 1e-9);
+        assert!((p.eta - 0.15 * 400_000.0 / 150_000.0).abs() < 1e-9);
+        assert_eq!(p.tq_high, 24_000.0);
+    }
+}

@@ -1,0 +1,26 @@
+//! Golden model of every STrack block: naive, readable and bit-accurate.
+//!
+//! Each block has `fn step(&mut self, input: &In) -> Out` and inspectable state. The RTL is
+//! checked against these models cycle by cycle, so the models are written as directly as the
+//! spec (`../shared/spec/strack.md`) reads, never by sharing code with `hdl`.
+//!
+//! | module | spec | paper |
+//! |---|---|---|
+//! | [`entropy_bitmap`] | section 1 | Algorithm 3 |
+//! | [`cwnd_unit`] (+ [`cwnd_unit::reference`] in f64) | section 2 | Algorithms 1, 2, 4, Table 1 |
+//! | [`sack_receiver`] | section 3 (receiver) | Section 3.3.1 |
+//! | [`sack_sender`] | section 3 (sender) | Section 3.3.2 |
+//! | [`strack_nic`] | all of the above, one connection | Algorithm 1 |
+//! | [`loopback`] | two NICs over a model link | - |
+
+pub mod cwnd_unit;
+pub mod entropy_bitmap;
+pub mod fixed;
+pub mod loopback;
+pub mod rng;
+pub mod sack_receiver;
+pub mod sack_sender;
+pub mod seq;
+pub mod strack_nic;
+
+pub use strack_config::Config;

@@ -1,0 +1,285 @@
+//! One connection's NIC: the send side (entropy bitmap + cwnd unit + SACK sender) and the
+//! receive side (SACK receiver), composed as Algorithm 1 reads.
+//!
+//! ```text
+//!  rx_sack ──┬─► sack_sender ──acked_bytes──► cwnd_unit ──cwnd──┐
+//!            │      │  ▲                                          │ (next step)
+//!            │      │  └──────────── cwnd, achievedBDP ◄──────────┘
+//!            └─► entropy_bitmap (ECN feedback)
+//!  new_pkt ─────► sack_sender ──tx──► entropy_bitmap.choose ──► tx_data
+//!  rx_data ─────► sack_receiver ──────────────────────────────► tx_sack
+//! ```
+//!
+//! Within one step (DECISION, the register-transfer reading): the sender's window gate and the
+//! entropy scan's `paths` use the window as it stood at the start of the step; the SACK then
+//! updates the cwnd unit. The RTT fed to the cwnd unit is `now - echoed ts`, saturated at
+//! `RTT_MAX`. A SACK the sender finds malformed reaches neither the cwnd unit nor the bitmap.
+
+use serde::{Deserialize, Serialize};
+use strack_config::Config;
+
+use crate::cwnd_unit::{self, Branch, CwndUnit, RTT_MAX};
+use crate::entropy_bitmap::{self, ChooseRequest, EcnFeedback, EntropyBitmap};
+use crate::sack_receiver::{DataPkt, Sack, SackReceiver, Verdict};
+use crate::sack_sender::{self, LossKind, NewPkt, SackSender, SackVerdict, TxKind};
+use crate::seq::elapsed;
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct In {
+    pub now: u32,
+    /// A SACK arriving for our send side.
+    #[serde(default)]
+    pub rx_sack: Option<Sack>,
+    /// A data packet (or probe) arriving for our receive side.
+    #[serde(default)]
+    pub rx_data: Option<DataPkt>,
+    /// The host offers a packet to send.
+    #[serde(default)]
+    pub new_pkt: Option<NewPkt>,
+    /// The link can take a data packet this step.
+    #[serde(default)]
+    pub tx_ready: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Out {
+    /// The data packet (new, retransmitted or probe) sent this step.
+    pub tx_data: Option<DataPkt>,
+    pub tx_kind: Option<TxKind>,
+    pub new_accepted: bool,
+    /// The SACK sent this step by the receive side.
+    pub tx_sack: Option<Sack>,
+    pub rx_verdict: Option<Verdict>,
+    pub sack_verdict: Option<SackVerdict>,
+    pub cwnd_branch: Option<Branch>,
+    pub loss: Option<LossKind>,
+    pub cwnd_q: u32,
+    pub inflight: u32,
+    pub recovery: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrackNic {
+    pub entropy: EntropyBitmap,
+    pub cwnd: CwndUnit,
+    pub sender: SackSender,
+    pub receiver: SackReceiver,
+}
+
+impl StrackNic {
+    pub fn from_config(cfg: &Config) -> Self {
+        StrackNic {
+            entropy: EntropyBitmap::from_config(cfg),
+            cwnd: CwndUnit::from_config(cfg),
+            sender: SackSender::from_config(cfg),
+            receiver: SackReceiver::from_config(cfg),
+        }
+    }
+
+    pub fn step(&mut self, input: &In) -> Out {
+        let now = input.now;
+        let cwnd_bytes = self.cwnd.cwnd_bytes();
+        let cwnd_packets = self.cwnd.cwnd_packets();
+
+        let s = self.sender.step(&sack_sender::In {
+            now,
+            cwnd: cwnd_bytes,
+            achieved_bdp: self.cwnd.achieved_bdp,
+            sack: input.rx_sack.clone(),
+            new_pkt: input.new_pkt,
+            tx_ready: input.tx_ready,
+        });
+
+        let mut ecn_feedback = None;
+        let mut cwnd_branch = None;
+        if let (Some(sack), Some(SackVerdict::Accepted)) = (&input.rx_sack, s.sack) {
+            ecn_feedback = Some(EcnFeedback {
+                entropy: sack.entropy,
+                ecn: sack.ecn,
+            });
+            let rtt = elapsed(now, sack.ts).min(RTT_MAX);
+            let c = self.cwnd.step(&cwnd_unit::In {
+                now,
+                rtt,
+                ecn: sack.ecn,
+                acked_bytes: s.acked_bytes.min(cwnd_unit::ACKED_MAX),
+                is_probe_ack: sack.probe,
+            });
+            cwnd_branch = Some(c.branch);
+        }
+
+        let e = self.entropy.step(&entropy_bitmap::In {
+            now,
+            ack: ecn_feedback,
+            choose: s.tx.map(|_| ChooseRequest { cwnd_packets }),
+        });
+        let tx_data = s.tx.map(|t| DataPkt {
+            psn: t.psn,
+            len: t.len,
+            entropy: e.choice.map_or(0, |c| c.entropy),
+            ecn: false,
+            ts: now,
+            probe: t.kind == TxKind::Probe,
+            ack_req: t.ack_req,
+        });
+
+        let r = input.rx_data.as_ref().map(|p| self.receiver.step(p));
+
+        Out {
+            tx_data,
+            tx_kind: s.tx.map(|t| t.kind),
+            new_accepted: s.new_accepted,
+            tx_sack: r.as_ref().and_then(|r| r.sack.clone()),
+            rx_verdict: r.map(|r| r.verdict),
+            sack_verdict: s.sack,
+            cwnd_branch,
+            loss: s.loss,
+            cwnd_q: self.cwnd.cwnd_q,
+            inflight: s.inflight,
+            recovery: s.recovery,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nic() -> StrackNic {
+        StrackNic::from_config(&Config::default())
+    }
+    fn offer(now: u32) -> In {
+        In {
+            now,
+            new_pkt: Some(NewPkt {
+                len: 4096,
+                ack_req: false,
+            }),
+            tx_ready: true,
+            ..In::default()
+        }
+    }
+    fn sack_for(nic: &StrackNic, epsn: u32, bytes: u32, ts: u32, ecn: bool, entropy: u32) -> Sack {
+        let words = nic.sender.params().sack_bits.div_ceil(64) as usize;
+        Sack {
+            epsn,
+            sack_base: 0,
+            bitmap: vec![0; words],
+            bytes_recvd: bytes,
+            ooo_count: 0,
+            entropy,
+            ecn,
+            ts,
+            probe: false,
+        }
+    }
+
+    #[test]
+    fn sent_packet_carries_chosen_entropy_and_timestamp() {
+        let mut n = nic();
+        let o = n.step(&offer(123));
+        let p = o.tx_data.unwrap();
+        assert_eq!(
+            (p.psn, p.len, p.ts, p.entropy, p.probe),
+            (0, 4096, 123, 1, false)
+        );
+        assert_eq!(o.tx_kind, Some(TxKind::New));
+        assert_eq!(n.entropy.rr, 1);
+    }
+
+    #[test]
+    fn accepted_sack_updates_bitmap_and_window() {
+        let mut n = nic();
+        n.step(&offer(0));
+        let s = sack_for(&n, 1, 4096, 0, true, 5);
+        let o = n.step(&In {
+            now: 9_000,
+            rx_sack: Some(s),
+            ..In::default()
+        });
+        assert_eq!(o.sack_verdict, Some(SackVerdict::Accepted));
+        assert!(n.entropy.bitmap[5], "ECN echo marks the entropy");
+        assert_eq!(o.cwnd_branch, Some(Branch::Hold)); // ECN, delay 0: hold
+        assert_eq!(n.cwnd.base_rtt, 9_000, "rtt = now - echoed ts");
+    }
+
+    #[test]
+    fn malformed_sack_reaches_neither_bitmap_nor_window() {
+        let mut n = nic();
+        n.step(&offer(0));
+        let before = (n.entropy.clone(), n.cwnd.clone());
+        let s = sack_for(&n, 7, 4096, 0, true, 5); // EPSN beyond snd_nxt
+        let o = n.step(&In {
+            now: 9_000,
+            rx_sack: Some(s),
+            ..In::default()
+        });
+        assert_eq!(o.sack_verdict, Some(SackVerdict::Malformed));
+        assert_eq!(o.cwnd_branch, None);
+        assert_eq!((n.entropy.clone(), n.cwnd.clone()), before);
+    }
+
+    #[test]
+    fn rtt_from_an_old_timestamp_saturates() {
+        let mut n = nic();
+        n.step(&offer(0));
+        let s = sack_for(&n, 1, 4096, 0, false, 2);
+        n.step(&In {
+            now: 1 << 30,
+            rx_sack: Some(s),
+            ..In::default()
+        });
+        assert_eq!(n.cwnd.base_rtt, RTT_MAX);
+    }
+
+    #[test]
+    fn probe_goes_out_with_an_entropy_and_the_probe_flag() {
+        let mut n = nic();
+        n.step(&offer(0));
+        let o = n.step(&In {
+            now: 24_000,
+            tx_ready: true,
+            ..In::default()
+        });
+        let p = o.tx_data.unwrap();
+        assert!(p.probe && p.len == 0);
+        assert_eq!(o.tx_kind, Some(TxKind::Probe));
+    }
+
+    #[test]
+    fn received_data_is_acknowledged_by_the_receive_side() {
+        let mut n = nic();
+        let p = DataPkt {
+            psn: 0,
+            len: 100,
+            entropy: 9,
+            ecn: false,
+            ts: 5,
+            probe: false,
+            ack_req: true,
+        };
+        let o = n.step(&In {
+            now: 10,
+            rx_data: Some(p),
+            ..In::default()
+        });
+        assert_eq!(o.rx_verdict, Some(Verdict::InOrder));
+        let s = o.tx_sack.unwrap();
+        assert_eq!((s.epsn, s.bytes_recvd, s.entropy, s.ts), (1, 100, 9, 5));
+    }
+
+    #[test]
+    fn window_gate_uses_the_window_before_this_steps_ack() {
+        let mut n = nic();
+        n.cwnd.cwnd_q = n.cwnd.constants().mtu_q; // one packet
+        n.step(&offer(0));
+        // The SACK acknowledges the packet; the gate already sees inflight 0 after the SACK.
+        let s = sack_for(&n, 1, 4096, 0, false, 2);
+        let o = n.step(&In {
+            rx_sack: Some(s),
+            ..offer(100)
+        });
+        assert!(o.new_accepted);
+    }
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The main job on the default config: check the config, replay every block's sample trace
+# through its golden model, and send the sample message trace through the loopback model.
+set -euo pipefail
+bin=${1:-target/release/strackgen}
+cfg=configs/default.toml
+
+echo "== config"
+"$bin" config check "$cfg"
+
+echo "== golden-model replay (traces/<block>-sample.jsonl)"
+for b in entropy_bitmap cwnd_unit sack_receiver sack_sender strack_nic; do
+  t=traces/$b-sample.jsonl
+  events=$(grep -c . "$t")
+  outs=$("$bin" model replay --config "$cfg" --block "$b" --trace "$t" | wc -l)
+  printf '  %-15s %3d events -> %3d outputs\n' "$b" "$events" "$outs"
+  [ "$events" -eq "$outs" ] || { echo "demo: $b: output count differs" >&2; exit 1; }
+done
+
+echo "== loopback: two NICs over a lossy, reordering, ECN-marking link"
+"$bin" model loopback --config "$cfg" --trace traces/loopback-sample.jsonl

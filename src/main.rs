@@ -1,0 +1,350 @@
+//! `strackgen`: configuration, golden-model replay and the loopback model of the STrack NIC.
+
+use std::io::{BufRead, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use golden_model::loopback::{self, LinkParams, Message, Scenario};
+use golden_model::{cwnd_unit, entropy_bitmap, sack_receiver, sack_sender, strack_nic};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use strack_config::Config;
+
+#[derive(Parser)]
+#[command(
+    name = "strackgen",
+    version,
+    about = "STrack NIC / MLCC load-table generator and golden model"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Check or show a configuration.
+    #[command(subcommand)]
+    Config(ConfigCmd),
+    /// Run the golden model.
+    #[command(subcommand)]
+    Model(ModelCmd),
+}
+
+#[derive(Subcommand)]
+enum ConfigCmd {
+    /// Validate a TOML configuration; errors name the field, the value and what is allowed.
+    Check { file: PathBuf },
+    /// Print the effective configuration (defaults and derived values filled in) as TOML.
+    Show {
+        /// Configuration to resolve (default: the built-in defaults).
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+enum ModelCmd {
+    /// Run one input event per JSON line through a block; write one output line per event.
+    Replay {
+        #[arg(long, value_enum)]
+        block: Block,
+        /// JSON-lines trace (`-` for standard input); schema in docs/trace-format.md.
+        #[arg(long)]
+        trace: PathBuf,
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
+    /// Send a trace of messages from one NIC to another over a lossy, reordering model link.
+    Loopback(LoopbackArgs),
+}
+
+#[derive(Args)]
+struct LoopbackArgs {
+    /// JSON lines of messages: {"at_ns": N, "bytes": N}.
+    #[arg(long)]
+    trace: PathBuf,
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Probability a data packet is dropped.
+    #[arg(long, default_value_t = LinkParams::default().drop_data)]
+    drop_data: f64,
+    /// Probability a SACK is dropped.
+    #[arg(long, default_value_t = LinkParams::default().drop_sack)]
+    drop_sack: f64,
+    /// Probability a packet on an ordinary entropy is ECN-marked.
+    #[arg(long, default_value_t = LinkParams::default().ecn_prob)]
+    ecn: f64,
+    /// One-way delay, ns.
+    #[arg(long, default_value_t = LinkParams::default().one_way_ns)]
+    one_way_ns: u32,
+    /// Uniform extra delay, ns (reorders packets).
+    #[arg(long, default_value_t = LinkParams::default().jitter_ns)]
+    jitter_ns: u32,
+    /// Every N-th entropy is a congested path (0 = none).
+    #[arg(long, default_value_t = LinkParams::default().hot_every)]
+    hot_every: u32,
+    #[arg(long, default_value_t = LinkParams::default().seed)]
+    seed: u64,
+    /// Simulation step, ns.
+    #[arg(long, default_value_t = 10)]
+    step_ns: u32,
+    /// Give up after this much simulated time, ns.
+    #[arg(long, default_value_t = 100_000_000)]
+    time_limit_ns: u64,
+    /// Print the report as JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+#[value(rename_all = "snake_case")]
+enum Block {
+    EntropyBitmap,
+    CwndUnit,
+    SackReceiver,
+    SackSender,
+    StrackNic,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn load_config(path: Option<&PathBuf>) -> Result<Config, String> {
+    match path {
+        Some(p) => Config::from_file(&p.to_string_lossy()).map_err(|e| e.to_string()),
+        None => Ok(Config::default()),
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    match cli.cmd {
+        Cmd::Config(ConfigCmd::Check { file }) => {
+            let cfg = load_config(Some(&file))?;
+            println!(
+                "{}: ok (max_paths {}, MTU {} B, max_cwnd {} B, BDP {:.0} B, rx_window {})",
+                file.display(),
+                cfg.entropy_bitmap.max_paths,
+                cfg.network.mtu_bytes,
+                cfg.max_cwnd_bytes(),
+                cfg.bdp_bytes(),
+                cfg.sack.rx_window
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Config(ConfigCmd::Show { config }) => {
+            print!("{}", load_config(config.as_ref())?.to_toml());
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Model(ModelCmd::Replay {
+            block,
+            trace,
+            config,
+        }) => {
+            let cfg = load_config(config.as_ref())?;
+            let reader = open_trace(&trace)?;
+            let bad = match block {
+                Block::EntropyBitmap => {
+                    let mut m = entropy_bitmap::EntropyBitmap::from_config(&cfg);
+                    replay(reader, |i: &entropy_bitmap::In| m.step(i))
+                }
+                Block::CwndUnit => {
+                    let mut m = cwnd_unit::CwndUnit::from_config(&cfg);
+                    replay(reader, |i: &cwnd_unit::In| m.step(i))
+                }
+                Block::SackReceiver => {
+                    let mut m = sack_receiver::SackReceiver::from_config(&cfg);
+                    replay(reader, |i: &sack_receiver::DataPkt| m.step(i))
+                }
+                Block::SackSender => {
+                    let mut m = sack_sender::SackSender::from_config(&cfg);
+                    replay(reader, |i: &sack_sender::In| m.step(i))
+                }
+                Block::StrackNic => {
+                    let mut m = strack_nic::StrackNic::from_config(&cfg);
+                    replay(reader, |i: &strack_nic::In| m.step(i))
+                }
+            }?;
+            if bad > 0 {
+                eprintln!("error: {bad} bad line(s) in {}", trace.display());
+                return Ok(ExitCode::FAILURE);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Model(ModelCmd::Loopback(a)) => loopback_cmd(a),
+    }
+}
+
+fn open_trace(path: &PathBuf) -> Result<Box<dyn BufRead>, String> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(std::io::stdin().lock()));
+    }
+    let f =
+        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(Box::new(std::io::BufReader::new(f)))
+}
+
+/// Feed each line to `step`; print one JSON output line per good input line. A bad line is
+/// reported on stderr with its number, prints nothing on stdout and does not reach the model.
+/// Blank lines are skipped. Returns the number of bad lines.
+fn replay<I, O>(reader: Box<dyn BufRead>, mut step: impl FnMut(&I) -> O) -> Result<usize, String>
+where
+    I: DeserializeOwned,
+    O: Serialize,
+{
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut bad = 0;
+    for (n, line) in reader.lines().enumerate() {
+        let line = line.map_err(|e| format!("line {}: cannot read: {e}", n + 1))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<I>(&line) {
+            Ok(input) => {
+                let o = step(&input);
+                let text = serde_json::to_string(&o).map_err(|e| e.to_string())?;
+                writeln!(out, "{text}").map_err(|e| e.to_string())?;
+            }
+            Err(e) => {
+                out.flush().map_err(|e| e.to_string())?;
+                eprintln!("{}", json_error(n + 1, &e));
+                bad += 1;
+            }
+        }
+    }
+    out.flush().map_err(|e| e.to_string())?;
+    Ok(bad)
+}
+
+/// `line N, column C: message`, with serde_json's own (always line 1) position removed.
+fn json_error(line: usize, e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let msg = text
+        .rfind(" at line ")
+        .map_or(text.as_str(), |i| &text[..i]);
+    format!("line {line}, column {}: {msg}", e.column())
+}
+
+fn loopback_cmd(a: LoopbackArgs) -> Result<ExitCode, String> {
+    let cfg = load_config(a.config.as_ref())?;
+    for (name, p) in [
+        ("--drop-data", a.drop_data),
+        ("--drop-sack", a.drop_sack),
+        ("--ecn", a.ecn),
+    ] {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(format!("{name} = {p}: must be a probability in 0..=1"));
+        }
+    }
+    if a.step_ns == 0 {
+        return Err("--step-ns = 0: must be at least 1".into());
+    }
+    let reader = open_trace(&a.trace)?;
+    let mut messages = Vec::new();
+    let mut bad = 0;
+    for (n, line) in reader.lines().enumerate() {
+        let line = line.map_err(|e| format!("line {}: cannot read: {e}", n + 1))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Message>(&line) {
+            Ok(m) => messages.push(m),
+            Err(e) => {
+                eprintln!("{}", json_error(n + 1, &e));
+                bad += 1;
+            }
+        }
+    }
+    if bad > 0 {
+        return Err(format!("{bad} bad line(s) in {}", a.trace.display()));
+    }
+    let link = LinkParams {
+        one_way_ns: a.one_way_ns,
+        jitter_ns: a.jitter_ns,
+        drop_data: a.drop_data,
+        drop_sack: a.drop_sack,
+        ecn_prob: a.ecn,
+        hot_every: a.hot_every,
+        seed: a.seed,
+        ..LinkParams::default()
+    };
+    let sc = Scenario {
+        messages,
+        link,
+        step_ns: a.step_ns,
+        time_limit_ns: a.time_limit_ns,
+    };
+    let r = loopback::run(&cfg, &sc);
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?
+        );
+    } else {
+        print_report(&r);
+    }
+    Ok(if r.delivered_exactly_once {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn print_report(r: &loopback::Report) {
+    let verdict = if r.delivered_exactly_once {
+        "yes"
+    } else {
+        "NO"
+    };
+    println!(
+        "loopback: {} messages, {} bytes in {} packets",
+        r.messages, r.bytes_offered, r.packets
+    );
+    println!("  every byte delivered exactly once : {verdict}");
+    println!(
+        "  completion                        : {:.1} us ({:.1} Gb/s goodput)",
+        r.completion_ns as f64 / 1e3,
+        r.goodput_gbps
+    );
+    println!(
+        "  sent new / retransmitted / probes : {} / {} / {}",
+        r.new_sent, r.retransmits, r.probes
+    );
+    println!(
+        "  dropped data / dropped SACKs      : {} / {}",
+        r.data_dropped, r.sacks_dropped
+    );
+    println!(
+        "  SACKs received / ECN marks        : {} / {}",
+        r.sacks, r.ecn_marked
+    );
+    println!(
+        "  losses detected ooo/probe/timeout : {} / {} / {}",
+        r.loss_ooo, r.loss_probe, r.loss_timeout
+    );
+    println!(
+        "  duplicates at receiver            : {}",
+        r.duplicates_at_receiver
+    );
+    println!(
+        "  share of packets on hot entropies : {:.1}%",
+        r.hot_path_share * 100.0
+    );
+    println!(
+        "  cwnd min / final                  : {} / {} bytes",
+        r.cwnd_min_bytes, r.cwnd_final_bytes
+    );
+    for p in &r.problems {
+        println!("  problem: {p}");
+    }
+}
