@@ -1,20 +1,27 @@
 # Two commands for a fresh machine (see README):
 #   make demo   the main job on the default config
-#   make test   everything CI runs (fmt, clippy -D warnings, all tests)
+#   make test   everything CI runs (fmt, clippy -D warnings, all tests incl. co-simulation)
+# Longer runs, not in CI: make cosim-long, make bench.
 
 CARGO ?= cargo
 STRACKGEN := target/release/strackgen
+CONFIG ?= configs/default.toml
 
-.PHONY: demo test deps fmt clippy unit build
+.PHONY: demo test deps fmt clippy unit build verilog cosim-long bench
 
 deps:
 	@scripts/deps.sh
 
 build: deps
-	$(CARGO) build --release --locked
+	$(CARGO) build --release --locked --workspace --bins
 
 demo: build
-	@scripts/demo.sh $(STRACKGEN)
+	@scripts/demo.sh $(STRACKGEN) $(CONFIG)
+
+# Generate and lint the Verilog of every block for $(CONFIG) into target/verilog.
+verilog: build
+	$(STRACKGEN) verilog --config $(CONFIG) --out target/verilog
+	verilator --lint-only -Wall hdl/lint/verilator.vlt $$(sed 's|^|target/verilog/|' target/verilog/strackgen.f)
 
 fmt: deps
 	$(CARGO) fmt --all --check
@@ -26,3 +33,10 @@ unit: deps
 	$(CARGO) test --workspace --locked
 
 test: fmt clippy unit
+
+# 10^8 compared cycles per co-simulated design (hours on the 256-path design).
+cosim-long: deps
+	STRACK_COSIM_CYCLES=100000000 $(CARGO) test --release --locked -p testbench -- --nocapture
+
+bench: deps
+	$(CARGO) run --release --locked -p testbench --bin cosim_bench

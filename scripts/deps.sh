@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs or checks what the build needs; idempotent. Nothing is downloaded except from the
-# package registries (crates.io through cargo).
+# Installs what the build needs when it is missing; idempotent. Only the package registries
+# are used: Debian's (apt-get, as root) and crates.io (through cargo).
 set -euo pipefail
 
 missing=()
@@ -8,7 +8,29 @@ command -v cargo >/dev/null || missing+=("cargo (install the Rust toolchain with
 cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt >/dev/null 2>&1 || missing+=("rustfmt (rustup component add rustfmt)")
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy >/dev/null 2>&1 || missing+=("clippy (rustup component add clippy)")
 
+# Debian packages: command -> package. Verilator 5 for co-simulation and lint, Icarus for a
+# second opinion on the Verilog, Yosys for the synthesis check.
+declare -A pkgs=([verilator]=verilator [iverilog]=iverilog [yosys]=yosys)
+need=()
+for cmd in "${!pkgs[@]}"; do
+  command -v "$cmd" >/dev/null || need+=("${pkgs[$cmd]}")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "deps: installing ${need[*]} with apt-get"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  else
+    missing+=("${need[*]} (apt-get install ${need[*]}, as root)")
+  fi
+fi
+if command -v verilator >/dev/null; then
+  major=$(verilator --version | awk '{print $2}' | cut -d. -f1)
+  [ "${major:-0}" -ge 5 ] || missing+=("Verilator 5 (found $(verilator --version))")
+fi
+
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "deps: missing: ${missing[*]}" >&2
+  printf 'deps: missing: %s\n' "${missing[@]}" >&2
   exit 1
 fi

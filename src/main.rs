@@ -30,6 +30,14 @@ enum Cmd {
     /// Run the golden model.
     #[command(subcommand)]
     Model(ModelCmd),
+    /// Generate the Verilog of every block, a filelist and a manifest.
+    Verilog {
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Output directory (created).
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -181,7 +189,49 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Model(ModelCmd::Loopback(a)) => loopback_cmd(a),
+        Cmd::Verilog { config, out } => verilog_cmd(config.as_ref(), &out),
     }
+}
+
+/// FNV-1a 64 of the resolved config: names the configuration a set of files was made from.
+fn config_hash(cfg: &Config) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in cfg.to_toml().bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+fn verilog_cmd(config: Option<&PathBuf>, out: &PathBuf) -> Result<ExitCode, String> {
+    let cfg = load_config(config)?;
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let write = |name: &str, text: &str| {
+        let p = out.join(name);
+        std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
+    };
+    let mut blocks = Vec::new();
+    let mut filelist = String::new();
+    for name in hdl::BLOCKS {
+        let b = hdl::generate(name, &cfg, &hdl::Options::default()).map_err(|e| e.to_string())?;
+        write(&format!("{name}.v"), &b.verilog)?;
+        filelist.push_str(&format!("{name}.v\n"));
+        println!("{}", out.join(format!("{name}.v")).display());
+        blocks.push(b);
+    }
+    write("strackgen.f", &filelist)?;
+    let manifest = serde_json::json!({
+        "generator": concat!("strackgen ", env!("CARGO_PKG_VERSION")),
+        "config_hash": config_hash(&cfg),
+        "blocks": blocks,
+    });
+    write(
+        "manifest.json",
+        &serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?,
+    )?;
+    println!("{}", out.join("strackgen.f").display());
+    println!("{}", out.join("manifest.json").display());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn open_trace(path: &PathBuf) -> Result<Box<dyn BufRead>, String> {

@@ -229,3 +229,50 @@ fn sample_traces_exist_for_every_block() {
         );
     }
 }
+
+#[test]
+fn verilog_writes_every_block_a_filelist_and_a_manifest() {
+    let dir = root().join("target/cli-test-verilog");
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = strackgen(&[
+        "verilog",
+        "--config",
+        "configs/default.toml",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let filelist = std::fs::read_to_string(dir.join("strackgen.f")).unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["config_hash"].as_str().unwrap().len(), 16);
+    let blocks = manifest["blocks"].as_array().unwrap();
+    assert_eq!(blocks.len(), hdl::BLOCKS.len());
+    for (name, b) in hdl::BLOCKS.iter().zip(blocks) {
+        assert!(filelist.lines().any(|l| l == format!("{name}.v")));
+        let lib = hdl::generate(name, &Config::default(), &hdl::Options::default()).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.join(format!("{name}.v"))).unwrap(),
+            lib.verilog
+        );
+        assert_eq!(b["name"], *name);
+        assert_eq!(b["latency"], lib.latency);
+        assert_eq!(b["ports"].as_array().unwrap().len(), lib.ports.len());
+    }
+}
+
+#[test]
+fn verilog_refuses_a_bad_config() {
+    let o = strackgen(&[
+        "verilog",
+        "--config",
+        "tests/bad_configs/max_paths_not_pow2.toml",
+        "--out",
+        "target/cli-test-never",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("`entropy_bitmap.max_paths` = 300"));
+    assert!(!root()
+        .join("target/cli-test-never/entropy_bitmap.v")
+        .exists());
+}

@@ -1,0 +1,67 @@
+//! The cheap gate every block passes (run by each block's tests): it generates, lints with
+//! `verilator --lint-only -Wall` (only the waivers in `hdl/lint/verilator.vlt`), compiles in
+//! Icarus (`iverilog -g2005`), and passes a Yosys check (`hierarchy -check; proc; check
+//! -assert`, plus a full `synth` when `full_synth`, which takes minutes on wide designs).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use crate::Block;
+
+pub fn check(b: &Block, tag: &str, full_synth: bool) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/gate")
+        .join(tag);
+    std::fs::create_dir_all(&dir).unwrap();
+    let v = dir.join(format!("{}.v", b.name));
+    std::fs::write(&v, &b.verilog).unwrap();
+    let waivers = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lint/verilator.vlt");
+
+    let out = Command::new("verilator")
+        .args(["--lint-only", "-Wall", "--top-module", &b.name])
+        .arg(&waivers)
+        .arg(&v)
+        .output()
+        .expect("verilator not found (make deps)");
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "{tag}: verilator lint:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let out = Command::new("iverilog")
+        .args(["-g2005", "-s", &b.name, "-o"])
+        .arg(dir.join("a.out"))
+        .arg(&v)
+        .output()
+        .expect("iverilog not found (make deps)");
+    assert!(
+        out.status.success(),
+        "{tag}: iverilog:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let script = if full_synth {
+        format!(
+            "read_verilog {}; synth -top {}; check -assert",
+            v.display(),
+            b.name
+        )
+    } else {
+        format!(
+            "read_verilog {}; hierarchy -check -top {}; proc; opt_clean; check -assert",
+            v.display(),
+            b.name
+        )
+    };
+    let out = Command::new("yosys")
+        .args(["-q", "-p", &script])
+        .output()
+        .expect("yosys not found (make deps)");
+    assert!(
+        out.status.success(),
+        "{tag}: yosys:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

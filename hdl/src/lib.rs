@@ -1,0 +1,239 @@
+//! Synthesizable RTL of the STrack blocks, written with `rust-hdl` 0.46 and kept behind this
+//! crate's API: the rest of the project asks for a [`Block`] (Verilog text, ports, latency)
+//! by name and [`strack_config::Config`], and never touches rust-hdl types.
+//!
+//! Widths that the config sets (`max_paths`, ...) are const generics in rust-hdl, so each
+//! block is instantiated for every legal value by a `match` on the config.
+
+pub mod entropy_bitmap;
+#[cfg(test)]
+mod gate;
+
+use rust_hdl::prelude::{generate_verilog, Logic};
+use serde::Serialize;
+use strack_config::Config;
+
+/// Blocks this crate generates today, in dependency order.
+pub const BLOCKS: &[&str] = &["entropy_bitmap"];
+
+/// A deliberate defect, for the co-simulation's self-test only (proves a broken RTL fails).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// `entropy_bitmap`: the ACK's ECN bit sense is flipped.
+    EntropyBitmapBitSense,
+}
+
+/// Generation options beyond the config.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    pub fault: Option<Fault>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dir {
+    Input,
+    Output,
+}
+
+/// One port of a generated module.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Port {
+    pub name: String,
+    pub dir: Dir,
+    pub width: u32,
+}
+
+/// A generated block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Block {
+    /// Module name (the block's name).
+    pub name: String,
+    /// The Verilog-2001 text; the top module is `name`, sub-modules `name__*`.
+    #[serde(skip)]
+    pub verilog: String,
+    /// Clock cycles from an accepted event to its result on `m_*`.
+    pub latency: u32,
+    /// Events accepted per clock when `m_ready` is held high.
+    pub events_per_clock: u32,
+    pub ports: Vec<Port>,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum HdlError {
+    #[error("{block}: unknown block (known: {known})")]
+    UnknownBlock { block: String, known: String },
+    #[error("{block}: {message}")]
+    Config { block: String, message: String },
+}
+
+/// Generate block `name` for `cfg`. The config is validated first; errors name the block.
+pub fn generate(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
+    cfg.validate().map_err(|e| HdlError::Config {
+        block: name.to_string(),
+        message: e.to_string(),
+    })?;
+    match name {
+        "entropy_bitmap" => entropy_bitmap_block(cfg, opts),
+        _ => Err(HdlError::UnknownBlock {
+            block: name.to_string(),
+            known: BLOCKS.join(", "),
+        }),
+    }
+}
+
+fn entropy_bitmap_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
+    use entropy_bitmap::EntropyBitmapRtl as E;
+    let reset = cfg.bitmap_reset_interval_ns();
+    let flip = opts.fault == Some(Fault::EntropyBitmapBitSense);
+    let raw = match cfg.entropy_bitmap.max_paths {
+        8 => emit(E::<8>::new(reset, flip)),
+        16 => emit(E::<16>::new(reset, flip)),
+        32 => emit(E::<32>::new(reset, flip)),
+        64 => emit(E::<64>::new(reset, flip)),
+        128 => emit(E::<128>::new(reset, flip)),
+        256 => emit(E::<256>::new(reset, flip)),
+        512 => emit(E::<512>::new(reset, flip)),
+        1024 => emit(E::<1024>::new(reset, flip)),
+        2048 => emit(E::<2048>::new(reset, flip)),
+        4096 => emit(E::<4096>::new(reset, flip)),
+        other => {
+            return Err(HdlError::Config {
+                block: "entropy_bitmap".into(),
+                message: format!(
+                    "`entropy_bitmap.max_paths` = {other}: must be a power of two in 8..=4096"
+                ),
+            })
+        }
+    };
+    Ok(finish("entropy_bitmap", &raw, 1))
+}
+
+fn emit<L: Logic + rust_hdl::prelude::Block>(mut uut: L) -> String {
+    uut.connect_all();
+    generate_verilog(&uut)
+}
+
+/// Rename rust-hdl's `top` / `top$x` modules to `name` / `name__x` (a `$` in a module name
+/// trips some tools) and collect the top module's ports.
+fn finish(name: &str, raw: &str, latency: u32) -> Block {
+    let mut v = String::with_capacity(raw.len());
+    for line in raw.lines() {
+        let l = if let Some(rest) = line.strip_prefix("module top$") {
+            format!("module {name}__{rest}")
+        } else if let Some(rest) = line.strip_prefix("module top(") {
+            format!("module {name}({rest}")
+        } else if let Some(rest) = line.trim_start().strip_prefix("top$") {
+            let indent = &line[..line.len() - line.trim_start().len()];
+            format!("{indent}{name}__{rest}")
+        } else if line.starts_with("endmodule // top") {
+            format!("endmodule // {}", name)
+        } else {
+            line.to_string()
+        };
+        v.push_str(&l);
+        v.push('\n');
+    }
+    let ports = top_ports(&v, name);
+    Block {
+        name: name.to_string(),
+        verilog: v,
+        latency,
+        events_per_clock: 1,
+        ports,
+    }
+}
+
+/// The ports of module `name`, in declaration order, from the generated text.
+fn top_ports(verilog: &str, name: &str) -> Vec<Port> {
+    let mut ports = Vec::new();
+    let mut inside = false;
+    for line in verilog.lines() {
+        let t = line.trim();
+        if t.starts_with(&format!("module {name}(")) {
+            inside = true;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if t.starts_with("endmodule") || t.starts_with("// Stub") || t.starts_with("// Update") {
+            break;
+        }
+        let (dir, rest) = if let Some(r) = t.strip_prefix("input ") {
+            (Dir::Input, r)
+        } else if let Some(r) = t.strip_prefix("output ") {
+            (Dir::Output, r)
+        } else {
+            continue;
+        };
+        let rest = rest
+            .trim_start_matches("wire")
+            .trim_start_matches("reg")
+            .trim();
+        let (width, ident) = if let Some(r) = rest.strip_prefix('[') {
+            let (range, id) = r.split_once(']').unwrap_or(("0:0", r));
+            let msb: u32 = range
+                .split(':')
+                .next()
+                .and_then(|s| s.trim().parse().ok())
+                .unwrap_or(0);
+            (msb + 1, id)
+        } else {
+            (1, rest)
+        };
+        let ident = ident.trim().trim_end_matches(';').trim().to_string();
+        ports.push(Port {
+            name: ident,
+            dir,
+            width,
+        });
+    }
+    ports
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entropy_bitmap_generates_with_named_ports() {
+        let b = generate("entropy_bitmap", &Config::default(), &Options::default()).unwrap();
+        assert!(b.verilog.contains("module entropy_bitmap("));
+        assert!(!b.verilog.contains("top$"));
+        let find = |n: &str| {
+            b.ports
+                .iter()
+                .find(|p| p.name == n)
+                .unwrap_or_else(|| panic!("{n}: {:?}", b.ports))
+                .clone()
+        };
+        assert_eq!(
+            find("clock"),
+            Port {
+                name: "clock".into(),
+                dir: Dir::Input,
+                width: 1
+            }
+        );
+        assert_eq!(find("s_ack_entropy").width, 16);
+        assert_eq!(find("m_entropy").dir, Dir::Output);
+        assert_eq!(b.ports.len(), 20);
+    }
+
+    #[test]
+    fn illegal_config_is_refused_naming_the_block() {
+        let mut cfg = Config::default();
+        cfg.entropy_bitmap.max_paths = 300;
+        let e = generate("entropy_bitmap", &cfg, &Options::default()).unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.starts_with("entropy_bitmap: "), "{msg}");
+        assert!(msg.contains("`entropy_bitmap.max_paths` = 300"), "{msg}");
+    }
+
+    #[test]
+    fn unknown_block_is_refused() {
+        let e = generate("nope", &Config::default(), &Options::default()).unwrap_err();
+        assert!(e.to_string().contains("unknown block"));
+    }
+}

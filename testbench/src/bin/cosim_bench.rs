@@ -1,0 +1,83 @@
+//! `make bench`: co-simulation speed per block, and the bare Verilated model and the golden
+//! model alone on the same stimulus. Writes `target/bench/cosim.json` and prints a table.
+//! A benchmark, not a test: the figures depend on the machine.
+
+use std::time::Instant;
+
+use golden_model::entropy_bitmap::Params;
+use golden_model::Config;
+use testbench::configs::small_config;
+use testbench::designs::{EntropyBitmapDefault, EntropyBitmapSmall};
+use testbench::entropy_bitmap::{fixed_stimulus, run, run_bare, run_model};
+use testbench::Dut;
+
+struct Row {
+    design: &'static str,
+    cycles: usize,
+    cosim: f64,
+    bare: f64,
+    model: f64,
+}
+
+fn measure<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
+    let params = Params::from_config(cfg);
+    let stim = fixed_stimulus(params.max_paths, cycles, 7);
+    let t = Instant::now();
+    run(make, &params, 0, &stim, "bench").unwrap_or_else(|m| panic!("{m}"));
+    let cosim = cycles as f64 / t.elapsed().as_secs_f64();
+    let mut dut = make(false);
+    let t = Instant::now();
+    std::hint::black_box(run_bare(&mut dut, 0, &stim));
+    let bare = cycles as f64 / t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    std::hint::black_box(run_model(&params, 0, &stim));
+    let model = cycles as f64 / t.elapsed().as_secs_f64();
+    Row {
+        design,
+        cycles,
+        cosim,
+        bare,
+        model,
+    }
+}
+
+fn main() {
+    let cycles: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(2_000_000);
+    let rows = [
+        measure(
+            "entropy_bitmap_default",
+            EntropyBitmapDefault::new,
+            &Config::default(),
+            cycles,
+        ),
+        measure(
+            "entropy_bitmap_small",
+            EntropyBitmapSmall::new,
+            &small_config(),
+            cycles,
+        ),
+    ];
+    println!(
+        "| design | cycles | co-sim cycles/s | bare Verilated cycles/s | model alone cycles/s |"
+    );
+    println!("|---|---:|---:|---:|---:|");
+    let mut json = Vec::new();
+    for r in &rows {
+        println!(
+            "| {} | {} | {:.0} | {:.0} | {:.0} |",
+            r.design, r.cycles, r.cosim, r.bare, r.model
+        );
+        json.push(serde_json::json!({
+            "design": r.design, "cycles": r.cycles,
+            "cosim_cycles_per_s": r.cosim, "bare_verilated_cycles_per_s": r.bare, "model_cycles_per_s": r.model,
+        }));
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("cosim.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+    println!("written: {}", path.display());
+}
