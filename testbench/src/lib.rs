@@ -159,6 +159,174 @@ pub fn compare(dut: &dyn Dut, expected: &PortValues) -> Result<(), Vec<(&'static
     }
 }
 
+/// How often each coverage point was hit.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Coverage(pub std::collections::BTreeMap<&'static str, u64>);
+
+impl Coverage {
+    pub fn hit(&mut self, p: &'static str) {
+        *self.0.entry(p).or_default() += 1;
+    }
+    pub fn merge(&mut self, o: &Coverage) {
+        for (k, v) in &o.0 {
+            *self.0.entry(k).or_default() += v;
+        }
+    }
+    /// The points of `all` never hit.
+    pub fn missing(&self, all: &[&'static str]) -> Vec<&'static str> {
+        all.iter()
+            .copied()
+            .filter(|p| self.0.get(p).copied().unwrap_or(0) == 0)
+            .collect()
+    }
+}
+
+/// What a co-sim run measured.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub cycles: u64,
+    pub events: u64,
+    pub coverage: Coverage,
+}
+
+/// A block's side of the co-simulation: how one cycle of stimulus drives the RTL, and the
+/// golden model wrapped to produce the expected value of every output port.
+pub trait CosimBlock {
+    /// One cycle of stimulus.
+    type Stim: std::fmt::Debug;
+    /// The result of one event as output-port values (latched by the output stage).
+    type Regs: Clone + Default;
+    /// Every coverage point of the block.
+    const COVERAGE_POINTS: &'static [&'static str];
+
+    /// Time advance before this cycle, ns.
+    fn dt(s: &Self::Stim) -> u32;
+    fn s_valid(s: &Self::Stim) -> bool;
+    fn m_ready(s: &Self::Stim) -> bool;
+    /// Set every input port except `clock` (garbage on data inputs when `s_valid` is low).
+    fn drive(dut: &mut dyn Dut, now: u32, s: &Self::Stim);
+    /// Expected value of every output port this cycle.
+    fn expected(&self, lat: &Latency1<Self::Regs>, m_ready: bool) -> PortValues;
+    /// Step the model for an event accepted this cycle; count coverage.
+    fn fire(&mut self, now: u32, s: &Self::Stim, cov: &mut Coverage) -> Self::Regs;
+}
+
+/// Run `stim` through a fresh RTL instance and a fresh model (`model()`); compare every output
+/// port every cycle. On a mismatch the run is repeated with a VCD, whose path the report carries.
+pub fn run<B: CosimBlock, D: Dut>(
+    make: impl Fn(bool) -> D,
+    model: impl Fn() -> B,
+    start_now: u32,
+    stim: &[B::Stim],
+    tag: &str,
+) -> Result<Report, Box<Mismatch>> {
+    let trace = vcd_always();
+    match run_once(&mut make(trace), &mut model(), start_now, stim, tag, trace) {
+        Ok(r) => Ok(r),
+        Err(m) if trace => Err(m),
+        Err(_) => Err(
+            run_once(&mut make(true), &mut model(), start_now, stim, tag, true)
+                .expect_err("a mismatch repeats"),
+        ),
+    }
+}
+
+fn run_once<B: CosimBlock>(
+    dut: &mut dyn Dut,
+    m: &mut B,
+    start_now: u32,
+    stim: &[B::Stim],
+    tag: &str,
+    trace: bool,
+) -> Result<Report, Box<Mismatch>> {
+    let vcd = trace.then(|| vcd_dir().join(format!("{}-{tag}.vcd", dut.name())));
+    if let Some(p) = &vcd {
+        dut.trace_open(p);
+    }
+    let mut lat: Latency1<B::Regs> = Latency1::default();
+    let mut rep = Report::default();
+    let mut now = start_now;
+    for (cycle, c) in stim.iter().enumerate() {
+        let before = now;
+        now = now.wrapping_add(B::dt(c));
+        if now < before {
+            rep.coverage.hit("time_wrap");
+        }
+        B::drive(dut, now, c);
+        dut.settle();
+        if let Err(ports) = compare(dut, &m.expected(&lat, B::m_ready(c))) {
+            dut.trace_close();
+            return Err(Box::new(Mismatch {
+                design: dut.name(),
+                cycle: cycle as u64,
+                inputs: format!("now={now} {c:?}"),
+                ports,
+                vcd: vcd.clone(),
+            }));
+        }
+        if !B::s_valid(c) {
+            rep.coverage.hit("idle_cycle");
+        }
+        if lat.m_valid && !B::m_ready(c) {
+            rep.coverage.hit("back_pressure");
+        }
+        let fired = (B::s_valid(c) && lat.s_ready(B::m_ready(c))).then(|| {
+            rep.events += 1;
+            m.fire(now, c, &mut rep.coverage)
+        });
+        lat.clock(B::m_ready(c), fired);
+        dut.posedge();
+        rep.cycles += 1;
+    }
+    dut.trace_close();
+    Ok(rep)
+}
+
+/// Drive the stimulus into the RTL alone (no model, no comparison): the bare Verilated speed.
+pub fn run_bare<B: CosimBlock>(dut: &mut dyn Dut, start_now: u32, stim: &[B::Stim]) -> u64 {
+    let mut now = start_now;
+    let mut acc = 0u64;
+    for c in stim {
+        now = now.wrapping_add(B::dt(c));
+        B::drive(dut, now, c);
+        dut.settle();
+        acc = acc.wrapping_add(dut.get("m_valid"));
+        dut.posedge();
+    }
+    acc
+}
+
+/// Run the model alone on the stimulus, with the same handshake (no RTL).
+pub fn run_model<B: CosimBlock>(m: &mut B, start_now: u32, stim: &[B::Stim]) -> u64 {
+    let mut lat: Latency1<B::Regs> = Latency1::default();
+    let mut now = start_now;
+    let mut cov = Coverage::default();
+    for c in stim {
+        now = now.wrapping_add(B::dt(c));
+        let fired = (B::s_valid(c) && lat.s_ready(B::m_ready(c))).then(|| m.fire(now, c, &mut cov));
+        lat.clock(B::m_ready(c), fired);
+    }
+    cov.0.len() as u64
+}
+
+/// Deterministic stimulus of `cycles` cycles from a proptest strategy (for the demo and the
+/// benchmark, which are not tests).
+pub fn fixed_stimulus<S, T>(strategy: S, cycles: usize, seed: u8) -> Vec<T>
+where
+    S: proptest::strategy::Strategy<Value = Vec<T>>,
+{
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]);
+    let mut runner = TestRunner::new_with_rng(Config::default(), rng);
+    let mut v = Vec::with_capacity(cycles);
+    while v.len() < cycles {
+        v.extend(strategy.new_tree(&mut runner).unwrap().current());
+    }
+    v.truncate(cycles);
+    v
+}
+
 /// Where VCDs go: `target/vcd/` of the workspace.
 pub fn vcd_dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
@@ -180,4 +348,61 @@ pub fn cycles_budget(default: u64) -> u64 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
+}
+
+/// Drive random stimulus from `strategy` (cases of about `case_len` cycles) through
+/// [`run`] until about `budget` cycles were compared; the start time is random too (so the
+/// clock wraps). Failing cases shrink and are kept in `proptest-regressions/<file>.txt`.
+/// Panics with the mismatch report on failure, or when a coverage point stayed at zero.
+/// Returns the cycles compared and the coverage.
+pub fn cosim_proptest<B, D, S>(
+    name: &str,
+    make: fn(bool) -> D,
+    model: impl Fn() -> B,
+    strategy: S,
+    case_len: u64,
+    budget: u64,
+    regressions: &'static str,
+) -> (u64, Coverage)
+where
+    B: CosimBlock,
+    D: Dut,
+    S: proptest::strategy::Strategy<Value = Vec<B::Stim>>,
+{
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, FileFailurePersistence, TestCaseError, TestRunner};
+    let mut runner = TestRunner::new(Config {
+        cases: (budget / case_len).max(1) as u32,
+        max_shrink_iters: 256,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(regressions))),
+        ..Config::default()
+    });
+    let total = std::sync::Mutex::new((0u64, Coverage::default()));
+    let start = prop_oneof![Just(0u32), any::<u32>(), Just(u32::MAX - 3_000)];
+    let result = runner.run(&(strategy, start), |(stim, start)| {
+        let r = run(make, &model, start, &stim, "case")
+            .map_err(|m| TestCaseError::fail(m.to_string()))?;
+        let mut t = total.lock().unwrap();
+        t.0 += r.cycles;
+        t.1.merge(&r.coverage);
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{name}: {e}");
+    }
+    let (cycles, cov) = total.into_inner().unwrap();
+    println!(
+        "{name}: {cycles} cycles compared, 0 mismatches, coverage {:?}",
+        cov.0
+    );
+    assert!(
+        cycles >= budget * 9 / 10,
+        "{name}: only {cycles} cycles compared (budget {budget})"
+    );
+    let missing = cov.missing(B::COVERAGE_POINTS);
+    assert!(
+        missing.is_empty(),
+        "{name}: coverage points never hit: {missing:?}"
+    );
+    (cycles, cov)
 }

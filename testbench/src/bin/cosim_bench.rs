@@ -8,8 +8,8 @@ use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
 use testbench::configs::small_config;
 use testbench::designs::{EntropyBitmapDefault, EntropyBitmapSmall};
-use testbench::entropy_bitmap::{fixed_stimulus, run, run_bare, run_model};
-use testbench::Dut;
+use testbench::entropy_bitmap::{stimulus, Block};
+use testbench::{fixed_stimulus, run, run_bare, run_model, Dut};
 
 struct Row {
     design: &'static str,
@@ -21,16 +21,16 @@ struct Row {
 
 fn measure<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
     let params = Params::from_config(cfg);
-    let stim = fixed_stimulus(params.max_paths, cycles, 7);
+    let stim = fixed_stimulus(stimulus(params.max_paths, 5_000..15_000), cycles, 7);
     let t = Instant::now();
-    run(make, &params, 0, &stim, "bench").unwrap_or_else(|m| panic!("{m}"));
+    run(make, || Block::new(&params), 0, &stim, "bench").unwrap_or_else(|m| panic!("{m}"));
     let cosim = cycles as f64 / t.elapsed().as_secs_f64();
     let mut dut = make(false);
     let t = Instant::now();
-    std::hint::black_box(run_bare(&mut dut, 0, &stim));
+    std::hint::black_box(run_bare::<Block>(&mut dut, 0, &stim));
     let bare = cycles as f64 / t.elapsed().as_secs_f64();
     let t = Instant::now();
-    std::hint::black_box(run_model(&params, 0, &stim));
+    std::hint::black_box(run_model(&mut Block::new(&params), 0, &stim));
     let model = cycles as f64 / t.elapsed().as_secs_f64();
     Row {
         design,

@@ -1,33 +1,55 @@
-//! `make demo`'s co-simulation step: the default-config RTL against the golden model.
-//! Usage: cosim_demo [CYCLES]
+//! `make demo`'s co-simulation step: the default-config RTL of every co-simulated block
+//! against the golden model. Usage: cosim_demo [CYCLES]
 
 use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
 use testbench::designs::EntropyBitmapDefault;
-use testbench::entropy_bitmap::{fixed_stimulus, run, COVERAGE_POINTS};
+use testbench::{entropy_bitmap, fixed_stimulus, run, CosimBlock, Report};
+
+fn show<B: CosimBlock>(name: &str, r: Result<Report, Box<testbench::Mismatch>>) -> bool {
+    match r {
+        Ok(r) => {
+            let hit = B::COVERAGE_POINTS.len() - r.coverage.missing(B::COVERAGE_POINTS).len();
+            println!(
+                "  {name}: {} cycles compared on every output port, {} events, 0 mismatches, coverage {hit}/{} points",
+                r.cycles,
+                r.events,
+                B::COVERAGE_POINTS.len()
+            );
+            true
+        }
+        Err(m) => {
+            eprintln!("{m}");
+            false
+        }
+    }
+}
 
 fn main() -> std::process::ExitCode {
     let cycles: usize = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(200_000);
-    let params = Params::from_config(&Config::default());
-    let stim = fixed_stimulus(params.max_paths, cycles, 1);
-    match run(EntropyBitmapDefault::new, &params, 0, &stim, "demo") {
-        Ok(r) => {
-            let hit = COVERAGE_POINTS.len() - r.coverage.missing().len();
-            println!(
-                "  entropy_bitmap (max_paths {}): {} cycles compared on every output port, {} events, 0 mismatches, coverage {hit}/{} points",
-                params.max_paths,
-                r.cycles,
-                r.events,
-                COVERAGE_POINTS.len()
-            );
-            std::process::ExitCode::SUCCESS
-        }
-        Err(m) => {
-            eprintln!("{m}");
-            std::process::ExitCode::FAILURE
-        }
+    let cfg = Config::default();
+    let p = Params::from_config(&cfg);
+    let stim = fixed_stimulus(
+        entropy_bitmap::stimulus(p.max_paths, 5_000..15_000),
+        cycles,
+        1,
+    );
+    let ok = show::<entropy_bitmap::Block>(
+        &format!("entropy_bitmap (max_paths {})", p.max_paths),
+        run(
+            EntropyBitmapDefault::new,
+            || entropy_bitmap::Block::new(&p),
+            0,
+            &stim,
+            "demo",
+        ),
+    );
+    if ok {
+        std::process::ExitCode::SUCCESS
+    } else {
+        std::process::ExitCode::FAILURE
     }
 }
