@@ -44,6 +44,24 @@ const DESIGNS: &[Design] = &[
         config: small_config,
         fault: Some(Fault::EntropyBitmapBitSense),
     },
+    Design {
+        name: "cwnd_unit_default",
+        block: "cwnd_unit",
+        config: Config::default,
+        fault: None,
+    },
+    Design {
+        name: "cwnd_unit_small",
+        block: "cwnd_unit",
+        config: small_cwnd_config,
+        fault: None,
+    },
+    Design {
+        name: "cwnd_unit_broken",
+        block: "cwnd_unit",
+        config: small_cwnd_config,
+        fault: Some(Fault::CwndUnitNoFairness),
+    },
 ];
 
 const VL_INCLUDE: &str = "/usr/share/verilator/include";

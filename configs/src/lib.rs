@@ -572,16 +572,19 @@ impl Config {
                         .into(),
                 );
             }
-            // The proportional gain alpha*MTU*(tq - delay) peaks at delay 0.
-            let gain = self.alpha_per_ns() * n.mtu_bytes as f64 * self.target_qdelay_ns() as f64;
-            if round_q(gain, cf) >= limit as f64 {
+            // The proportional gain (alpha*MTU)_q16 * (tq - delay) >> (16 - cf) peaks at delay 0
+            // and must fit the 32-bit field the RTL keeps it in (exact integer check).
+            let tq = self.target_qdelay_ns() as u128;
+            let gain = (alpha_mtu as u128 * tq) >> (ALPHA_FRAC_BITS - cf.min(ALPHA_FRAC_BITS));
+            if alpha_mtu < limit as f64 && gain >= limit as u128 {
                 bad(
                     "cwnd_unit.target_qdelay_ns",
-                    self.target_qdelay_ns().to_string(),
+                    tq.to_string(),
                     format!(
-                        "derived peak gain alpha*MTU*target_qdelay ({gain:.0} bytes) << \
+                        "derived peak gain alpha*MTU*target_qdelay ({:.0} bytes) << \
                          fixed_point.cwnd_frac_bits ({cf}) must fit 32 bits; lower it, \
-                         network.mtu_bytes or the BDP"
+                         network.mtu_bytes or the BDP",
+                        self.alpha_per_ns() * n.mtu_bytes as f64 * tq as f64
                     ),
                 );
             }

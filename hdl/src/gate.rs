@@ -1,6 +1,6 @@
 //! The cheap gate every block passes (run by each block's tests): it generates, lints with
 //! `verilator --lint-only -Wall` (only the waivers in `hdl/lint/verilator.vlt`), compiles in
-//! Icarus (`iverilog -g2005`), and passes a Yosys check (`hierarchy -check; proc; check
+//! Icarus (`iverilog -g2005`), and passes a Yosys check (`hierarchy -check; proc; flatten; check
 //! -assert`, plus a full `synth` when `full_synth`, which takes minutes on wide designs).
 
 use std::path::PathBuf;
@@ -49,7 +49,7 @@ pub fn check(b: &Block, tag: &str, full_synth: bool) {
         )
     } else {
         format!(
-            "read_verilog {}; hierarchy -check -top {}; proc; opt_clean; check -assert",
+            "read_verilog {}; hierarchy -check -top {}; proc; flatten; opt_clean; check -assert",
             v.display(),
             b.name
         )

@@ -5,6 +5,7 @@
 //! Widths that the config sets (`max_paths`, ...) are const generics in rust-hdl, so each
 //! block is instantiated for every legal value by a `match` on the config.
 
+pub mod cwnd_unit;
 pub mod entropy_bitmap;
 #[cfg(test)]
 mod gate;
@@ -14,13 +15,15 @@ use serde::Serialize;
 use strack_config::Config;
 
 /// Blocks this crate generates today, in dependency order.
-pub const BLOCKS: &[&str] = &["entropy_bitmap"];
+pub const BLOCKS: &[&str] = &["entropy_bitmap", "cwnd_unit"];
 
 /// A deliberate defect, for the co-simulation's self-test only (proves a broken RTL fails).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
     /// `entropy_bitmap`: the ACK's ECN bit sense is flipped.
     EntropyBitmapBitSense,
+    /// `cwnd_unit`: the fairness increase is never applied.
+    CwndUnitNoFairness,
 }
 
 /// Generation options beyond the config.
@@ -75,6 +78,7 @@ pub fn generate(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlEr
     })?;
     match name {
         "entropy_bitmap" => entropy_bitmap_block(cfg, opts),
+        "cwnd_unit" => cwnd_unit_block(cfg, opts),
         _ => Err(HdlError::UnknownBlock {
             block: name.to_string(),
             known: BLOCKS.join(", "),
@@ -107,6 +111,32 @@ fn entropy_bitmap_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError>
         }
     };
     Ok(finish("entropy_bitmap", &raw, 1))
+}
+
+fn cwnd_unit_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
+    use cwnd_unit::CwndUnitRtl as C;
+    let mut k = cfg.cwnd_constants();
+    if opts.fault == Some(Fault::CwndUnitNoFairness) {
+        k.eta_mtu_q = 0;
+    }
+    let raw = match cfg.fixed_point.recip_index_bits {
+        4 => emit(C::<4>::new(&k)),
+        5 => emit(C::<5>::new(&k)),
+        6 => emit(C::<6>::new(&k)),
+        7 => emit(C::<7>::new(&k)),
+        8 => emit(C::<8>::new(&k)),
+        9 => emit(C::<9>::new(&k)),
+        10 => emit(C::<10>::new(&k)),
+        11 => emit(C::<11>::new(&k)),
+        12 => emit(C::<12>::new(&k)),
+        other => {
+            return Err(HdlError::Config {
+                block: "cwnd_unit".into(),
+                message: format!("`fixed_point.recip_index_bits` = {other}: must be in 4..=12"),
+            })
+        }
+    };
+    Ok(finish("cwnd_unit", &raw, 1))
 }
 
 fn emit<L: Logic + rust_hdl::prelude::Block>(mut uut: L) -> String {
@@ -219,6 +249,23 @@ mod tests {
         assert_eq!(find("s_ack_entropy").width, 16);
         assert_eq!(find("m_entropy").dir, Dir::Output);
         assert_eq!(b.ports.len(), 20);
+    }
+
+    #[test]
+    fn cwnd_unit_generates_with_named_ports() {
+        let b = generate("cwnd_unit", &Config::default(), &Options::default()).unwrap();
+        assert!(b.verilog.contains("module cwnd_unit("));
+        let names: Vec<&str> = b.ports.iter().map(|p| p.name.as_str()).collect();
+        for n in [
+            "s_rtt",
+            "s_acked_bytes",
+            "m_cwnd_q",
+            "m_branch",
+            "status_malformed_count",
+        ] {
+            assert!(names.contains(&n), "{n}: {names:?}");
+        }
+        assert_eq!(b.ports.len(), 18);
     }
 
     #[test]

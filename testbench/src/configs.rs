@@ -9,3 +9,18 @@ pub fn small_config() -> strack_config::Config {
     c.entropy_bitmap.bitmap_reset_interval_ns = Some(5_000);
     c
 }
+
+/// The cwnd unit's sweep design: a 256-byte MTU, a small window, a 16-entry reciprocal table,
+/// narrow fractions and a fast EWMA, so clamps, floors and saturations come often.
+pub fn small_cwnd_config() -> strack_config::Config {
+    let mut c = strack_config::Config::default();
+    c.network.link_speed_gbps = 100;
+    c.network.net_base_rtt_ns = 2_000;
+    c.network.mtu_bytes = 256;
+    c.cwnd_unit.max_cwnd_bytes = Some(8_192);
+    c.cwnd_unit.ewma = 0.5;
+    c.fixed_point.recip_index_bits = 4;
+    c.fixed_point.cwnd_frac_bits = 4;
+    c.fixed_point.delay_frac_bits = 2;
+    c
+}

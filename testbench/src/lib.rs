@@ -8,6 +8,7 @@
 //! (`STRACK_VCD=1` traces every run).
 
 pub mod configs;
+pub mod cwnd_unit;
 pub mod designs;
 pub mod entropy_bitmap;
 
@@ -372,7 +373,8 @@ where
     use proptest::prelude::*;
     use proptest::test_runner::{Config, FileFailurePersistence, TestCaseError, TestRunner};
     let mut runner = TestRunner::new(Config {
-        cases: (budget / case_len).max(1) as u32,
+        // Cases vary in length: allow plenty and stop running them once the budget is met.
+        cases: (4 * budget / case_len + 4) as u32,
         max_shrink_iters: 256,
         failure_persistence: Some(Box::new(FileFailurePersistence::Direct(regressions))),
         ..Config::default()
@@ -380,6 +382,9 @@ where
     let total = std::sync::Mutex::new((0u64, Coverage::default()));
     let start = prop_oneof![Just(0u32), any::<u32>(), Just(u32::MAX - 3_000)];
     let result = runner.run(&(strategy, start), |(stim, start)| {
+        if total.lock().unwrap().0 >= budget {
+            return Ok(());
+        }
         let r = run(make, &model, start, &stim, "case")
             .map_err(|m| TestCaseError::fail(m.to_string()))?;
         let mut t = total.lock().unwrap();

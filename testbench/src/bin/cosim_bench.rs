@@ -6,10 +6,13 @@ use std::time::Instant;
 
 use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
-use testbench::configs::small_config;
-use testbench::designs::{EntropyBitmapDefault, EntropyBitmapSmall};
-use testbench::entropy_bitmap::{stimulus, Block};
-use testbench::{fixed_stimulus, run, run_bare, run_model, Dut};
+use testbench::configs::{small_config, small_cwnd_config};
+use testbench::designs::{
+    CwndUnitDefault, CwndUnitSmall, EntropyBitmapDefault, EntropyBitmapSmall,
+};
+use testbench::{
+    cwnd_unit, entropy_bitmap, fixed_stimulus, run, run_bare, run_model, CosimBlock, Dut,
+};
 
 struct Row {
     design: &'static str,
@@ -19,18 +22,22 @@ struct Row {
     model: f64,
 }
 
-fn measure<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
-    let params = Params::from_config(cfg);
-    let stim = fixed_stimulus(stimulus(params.max_paths, 5_000..15_000), cycles, 7);
+fn measure<B: CosimBlock, D: Dut>(
+    design: &'static str,
+    make: fn(bool) -> D,
+    model: impl Fn() -> B,
+    stim: &[B::Stim],
+) -> Row {
+    let cycles = stim.len();
     let t = Instant::now();
-    run(make, || Block::new(&params), 0, &stim, "bench").unwrap_or_else(|m| panic!("{m}"));
+    run(make, &model, 0, stim, "bench").unwrap_or_else(|m| panic!("{m}"));
     let cosim = cycles as f64 / t.elapsed().as_secs_f64();
     let mut dut = make(false);
     let t = Instant::now();
-    std::hint::black_box(run_bare::<Block>(&mut dut, 0, &stim));
+    std::hint::black_box(run_bare::<B>(&mut dut, 0, stim));
     let bare = cycles as f64 / t.elapsed().as_secs_f64();
     let t = Instant::now();
-    std::hint::black_box(run_model(&mut Block::new(&params), 0, &stim));
+    std::hint::black_box(run_model(&mut model(), 0, stim));
     let model = cycles as f64 / t.elapsed().as_secs_f64();
     Row {
         design,
@@ -41,22 +48,53 @@ fn measure<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycl
     }
 }
 
+fn eb<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
+    let p = Params::from_config(cfg);
+    let stim = fixed_stimulus(
+        entropy_bitmap::stimulus(p.max_paths, 5_000..15_000),
+        cycles,
+        7,
+    );
+    measure(design, make, || entropy_bitmap::Block::new(&p), &stim)
+}
+
+fn cw<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
+    let stim = fixed_stimulus(
+        cwnd_unit::stimulus(cwnd_unit::Scale::of(cfg), 5_000..15_000),
+        cycles,
+        7,
+    );
+    measure(design, make, || cwnd_unit::Block::new(cfg), &stim)
+}
+
 fn main() {
     let cycles: usize = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(2_000_000);
     let rows = [
-        measure(
+        eb(
             "entropy_bitmap_default",
             EntropyBitmapDefault::new,
             &Config::default(),
             cycles,
         ),
-        measure(
+        eb(
             "entropy_bitmap_small",
             EntropyBitmapSmall::new,
             &small_config(),
+            cycles,
+        ),
+        cw(
+            "cwnd_unit_default",
+            CwndUnitDefault::new,
+            &Config::default(),
+            cycles,
+        ),
+        cw(
+            "cwnd_unit_small",
+            CwndUnitSmall::new,
+            &small_cwnd_config(),
             cycles,
         ),
     ];

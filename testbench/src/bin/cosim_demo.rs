@@ -3,8 +3,8 @@
 
 use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
-use testbench::designs::EntropyBitmapDefault;
-use testbench::{entropy_bitmap, fixed_stimulus, run, CosimBlock, Report};
+use testbench::designs::{CwndUnitDefault, EntropyBitmapDefault};
+use testbench::{cwnd_unit, entropy_bitmap, fixed_stimulus, run, CosimBlock, Report};
 
 fn show<B: CosimBlock>(name: &str, r: Result<Report, Box<testbench::Mismatch>>) -> bool {
     match r {
@@ -47,6 +47,24 @@ fn main() -> std::process::ExitCode {
             "demo",
         ),
     );
+    let stim = fixed_stimulus(
+        cwnd_unit::stimulus(cwnd_unit::Scale::of(&cfg), 5_000..15_000),
+        cycles,
+        1,
+    );
+    let ok = show::<cwnd_unit::Block>(
+        &format!(
+            "cwnd_unit (reciprocal table 2^{})",
+            cfg.fixed_point.recip_index_bits
+        ),
+        run(
+            CwndUnitDefault::new,
+            || cwnd_unit::Block::new(&cfg),
+            0,
+            &stim,
+            "demo",
+        ),
+    ) && ok;
     if ok {
         std::process::ExitCode::SUCCESS
     } else {

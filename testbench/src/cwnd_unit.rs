@@ -1,0 +1,328 @@
+//! Co-simulation of `cwnd_unit`: stimulus, coverage and the model's side of the loop.
+
+use golden_model::cwnd_unit::{self as model, Branch, CwndUnit, ACKED_MAX, RTT_MAX};
+use proptest::prelude::*;
+use strack_config::Config;
+
+use crate::{CosimBlock, Coverage, Dut, Latency1, PortValues};
+
+/// One clock cycle of stimulus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cycle {
+    pub dt: u32,
+    pub s_valid: bool,
+    pub rtt: u32,
+    pub ecn: bool,
+    pub acked: u32,
+    pub probe: bool,
+    pub m_ready: bool,
+    pub noise: u64,
+}
+
+pub const COVERAGE_POINTS: &[&str] = &[
+    "branch_additive_increase",
+    "branch_proportional_increase",
+    "branch_achieved_bdp_cut",
+    "achieved_bdp_cut_floored_at_mtu",
+    "branch_multiplicative_decrease",
+    "multiplicative_factor_floor_half",
+    "hold_ecn",
+    "hold_clean_between_targets",
+    "malformed_rtt",
+    "malformed_acked",
+    "fairness",
+    "achieved_bdp_measured",
+    "probe_ack",
+    "cwnd_at_max",
+    "ratio_saturated",
+    "idle_cycle",
+    "back_pressure",
+    "time_wrap",
+];
+
+#[derive(Debug, Clone, Default)]
+pub struct Regs {
+    cwnd_q: u64,
+    cwnd_bytes: u64,
+    branch: u64,
+    fairness: u64,
+    achieved: u64,
+    base: u64,
+    avg: u64,
+}
+
+fn branch_code(b: Branch) -> u64 {
+    match b {
+        Branch::AdditiveIncrease => 0,
+        Branch::ProportionalIncrease => 1,
+        Branch::AchievedBdpCut => 2,
+        Branch::MultiplicativeDecrease => 3,
+        Branch::Hold => 4,
+        Branch::Malformed => 5,
+    }
+}
+
+/// The golden model on the co-sim's side.
+pub struct Block(pub CwndUnit);
+
+impl Block {
+    pub fn new(cfg: &Config) -> Self {
+        Block(CwndUnit::from_config(cfg))
+    }
+}
+
+impl CosimBlock for Block {
+    type Stim = Cycle;
+    type Regs = Regs;
+    const COVERAGE_POINTS: &'static [&'static str] = COVERAGE_POINTS;
+
+    fn dt(s: &Cycle) -> u32 {
+        s.dt
+    }
+    fn s_valid(s: &Cycle) -> bool {
+        s.s_valid
+    }
+    fn m_ready(s: &Cycle) -> bool {
+        s.m_ready
+    }
+
+    fn drive(dut: &mut dyn Dut, now: u32, c: &Cycle) {
+        dut.set("s_valid", c.s_valid as u64);
+        dut.set("m_ready", c.m_ready as u64);
+        let (now, rtt, ecn, acked, probe) = if c.s_valid {
+            (
+                now as u64,
+                c.rtt as u64,
+                c.ecn as u64,
+                c.acked as u64,
+                c.probe as u64,
+            )
+        } else {
+            let n = c.noise;
+            (
+                n & 0xFFFF_FFFF,
+                n >> 32,
+                n >> 7 & 1,
+                n.rotate_left(17) & 0xFFFF_FFFF,
+                n >> 9 & 1,
+            )
+        };
+        dut.set("s_now", now);
+        dut.set("s_rtt", rtt);
+        dut.set("s_ecn", ecn);
+        dut.set("s_acked_bytes", acked);
+        dut.set("s_is_probe_ack", probe);
+    }
+
+    fn expected(&self, lat: &Latency1<Regs>, m_ready: bool) -> PortValues {
+        let o = &lat.out;
+        vec![
+            ("s_ready", lat.s_ready(m_ready) as u64),
+            ("m_valid", lat.m_valid as u64),
+            ("m_cwnd_q", o.cwnd_q),
+            ("m_cwnd_bytes", o.cwnd_bytes),
+            ("m_branch", o.branch),
+            ("m_fairness", o.fairness),
+            ("m_achieved_bdp", o.achieved),
+            ("m_base_rtt", o.base),
+            ("m_avg_delay_q", o.avg),
+            ("status_malformed_count", self.0.malformed_count),
+        ]
+    }
+
+    fn fire(&mut self, now: u32, c: &Cycle, cov: &mut Coverage) -> Regs {
+        let u = &mut self.0;
+        let k = u.constants().clone();
+        let before = u.clone();
+        let input = model::In {
+            now,
+            rtt: c.rtt,
+            ecn: c.ecn,
+            acked_bytes: c.acked,
+            is_probe_ack: c.probe,
+        };
+        let o = u.step(&input);
+        match o.branch {
+            Branch::AdditiveIncrease => cov.hit("branch_additive_increase"),
+            Branch::ProportionalIncrease => cov.hit("branch_proportional_increase"),
+            Branch::AchievedBdpCut => {
+                cov.hit("branch_achieved_bdp_cut");
+                if (o.achieved_bdp as u64) << k.cwnd_frac < k.mtu_q as u64 {
+                    cov.hit("achieved_bdp_cut_floored_at_mtu");
+                }
+            }
+            Branch::MultiplicativeDecrease => {
+                cov.hit("branch_multiplicative_decrease");
+                // factor = (1-g) + g*tq/avg < 1/2  <=>  avg > tq * g / (g - 1/2)
+                let g = k.gamma_q16 as f64 / 65536.0;
+                if g > 0.5
+                    && o.avg_delay_q as f64
+                        > ((k.tq_ns as u64) << k.delay_frac) as f64 * g / (g - 0.5) * 1.01
+                {
+                    cov.hit("multiplicative_factor_floor_half");
+                }
+            }
+            Branch::Hold if c.ecn => cov.hit("hold_ecn"),
+            Branch::Hold => cov.hit("hold_clean_between_targets"),
+            Branch::Malformed if c.rtt > RTT_MAX => cov.hit("malformed_rtt"),
+            Branch::Malformed => cov.hit("malformed_acked"),
+        }
+        if o.fairness {
+            cov.hit("fairness");
+        }
+        if o.branch != Branch::Malformed {
+            if u.rxcount_clear_ts != before.rxcount_clear_ts
+                || (u.rx_count == 0 && before.rx_count != 0)
+            {
+                cov.hit("achieved_bdp_measured");
+            }
+            if c.probe {
+                cov.hit("probe_ack");
+            }
+            if c.acked as u64 >= 4 * before.cwnd_bytes() as u64 {
+                cov.hit("ratio_saturated");
+            }
+        }
+        if o.cwnd_q == k.max_cwnd_q {
+            cov.hit("cwnd_at_max");
+        }
+        Regs {
+            cwnd_q: o.cwnd_q as u64,
+            cwnd_bytes: o.cwnd_bytes as u64,
+            branch: branch_code(o.branch),
+            fairness: o.fairness as u64,
+            achieved: o.achieved_bdp as u64,
+            base: o.base_rtt as u64,
+            avg: o.avg_delay_q as u64,
+        }
+    }
+}
+
+// ------------------------------------------------------------------ stimulus
+
+/// The parts of the config the stimulus is scaled by.
+#[derive(Debug, Clone, Copy)]
+pub struct Scale {
+    pub base_rtt: u32,
+    pub tq: u32,
+    pub mtu: u32,
+    pub max_cwnd: u32,
+}
+
+impl Scale {
+    pub fn of(cfg: &Config) -> Self {
+        Scale {
+            base_rtt: cfg.network.net_base_rtt_ns,
+            tq: cfg.target_qdelay_ns(),
+            mtu: cfg.network.mtu_bytes,
+            max_cwnd: cfg.max_cwnd_bytes(),
+        }
+    }
+}
+
+fn ack(
+    s: Scale,
+    delay: impl Strategy<Value = u32>,
+    ecn: impl Strategy<Value = bool>,
+    dt: impl Strategy<Value = u32>,
+) -> impl Strategy<Value = Cycle> {
+    (
+        dt,
+        prop::bool::weighted(0.85),
+        delay,
+        ecn,
+        prop_oneof![
+            3 => 1..=s.mtu,
+            2 => Just(s.mtu),
+            1 => Just(0u32),
+            1 => s.mtu..=4 * s.mtu,
+            1 => Just(4 * s.mtu + s.mtu / 2),
+        ],
+        prop::bool::weighted(0.05),
+        prop::bool::weighted(0.85),
+        any::<u64>(),
+    )
+        .prop_map(
+            move |(dt, s_valid, delay, ecn, acked, probe, m_ready, noise)| Cycle {
+                dt,
+                s_valid,
+                rtt: s.base_rtt.saturating_add(delay),
+                ecn,
+                acked,
+                probe,
+                m_ready,
+                noise,
+            },
+        )
+}
+
+/// Random ACKs over every delay region, congestion episodes (high delay, ECN, few bytes, so the
+/// average rises, achievedBDP falls and the decreases run), recoveries, malformed fields, stalls
+/// and clock jumps.
+pub fn stimulus(s: Scale, len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<Cycle>> {
+    let tq = s.tq;
+    let delay_any = prop_oneof![
+        Just(0u32),
+        0..tq,
+        Just(tq),
+        tq..3 * tq,
+        Just(3 * tq),
+        3 * tq..12 * tq,
+    ];
+    let random = prop::collection::vec(
+        ack(
+            s,
+            delay_any,
+            prop::bool::weighted(0.3),
+            prop_oneof![0u32..200, 200u32..3 * tq],
+        ),
+        20..300,
+    );
+    let congestion = prop::collection::vec(
+        ack(
+            s,
+            prop_oneof![tq..3 * tq, 3 * tq..12 * tq],
+            prop::bool::weighted(0.8),
+            0u32..tq / 2,
+        )
+        .prop_map(|mut c| {
+            c.acked /= 8;
+            c
+        }),
+        50..400,
+    );
+    let recovery = prop::collection::vec(ack(s, 0..tq, Just(false), 0u32..tq / 4), 20..200);
+    let malformed = prop::collection::vec(
+        (
+            any::<bool>(),
+            prop_oneof![Just(RTT_MAX + 1), RTT_MAX + 1..=u32::MAX],
+            prop_oneof![Just(ACKED_MAX + 1), ACKED_MAX + 1..=u32::MAX],
+        )
+            .prop_map(|(which, rtt, acked)| Cycle {
+                dt: 10,
+                s_valid: true,
+                rtt: if which { rtt } else { 9_000 },
+                ecn: false,
+                acked: if which { 0 } else { acked },
+                probe: false,
+                m_ready: true,
+                noise: 0,
+            }),
+        1..4,
+    );
+    let jump = (1u32..2_000).prop_map(|k| {
+        vec![Cycle {
+            dt: u32::MAX - k,
+            s_valid: false,
+            rtt: 0,
+            ecn: false,
+            acked: 0,
+            probe: false,
+            m_ready: true,
+            noise: 0,
+        }]
+    });
+    let phase = prop_oneof![4 => random, 3 => congestion, 2 => recovery, 1 => malformed, 1 => jump];
+    let phases = (len.start / 150).max(1)..(len.end / 150).max(2);
+    prop::collection::vec(phase, phases).prop_map(|v| v.into_iter().flatten().collect())
+}
