@@ -21,6 +21,7 @@ struct Design {
     block: &'static str,
     config: fn() -> Config,
     fault: Option<Fault>,
+    initial_psn: u32,
 }
 
 include!("src/configs.rs");
@@ -31,36 +32,63 @@ const DESIGNS: &[Design] = &[
         block: "entropy_bitmap",
         config: Config::default,
         fault: None,
+        initial_psn: 0,
     },
     Design {
         name: "entropy_bitmap_small",
         block: "entropy_bitmap",
         config: small_config,
         fault: None,
+        initial_psn: 0,
     },
     Design {
         name: "entropy_bitmap_broken",
         block: "entropy_bitmap",
         config: small_config,
         fault: Some(Fault::EntropyBitmapBitSense),
+        initial_psn: 0,
     },
     Design {
         name: "cwnd_unit_default",
         block: "cwnd_unit",
         config: Config::default,
         fault: None,
+        initial_psn: 0,
     },
     Design {
         name: "cwnd_unit_small",
         block: "cwnd_unit",
         config: small_cwnd_config,
         fault: None,
+        initial_psn: 0,
     },
     Design {
         name: "cwnd_unit_broken",
         block: "cwnd_unit",
         config: small_cwnd_config,
         fault: Some(Fault::CwndUnitNoFairness),
+        initial_psn: 0,
+    },
+    Design {
+        name: "sack_receiver_default",
+        block: "sack_receiver",
+        config: Config::default,
+        fault: None,
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "sack_receiver_small",
+        block: "sack_receiver",
+        config: small_sack_config,
+        fault: None,
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "sack_receiver_broken",
+        block: "sack_receiver",
+        config: small_sack_config,
+        fault: Some(Fault::SackReceiverNoHeadFill),
+        initial_psn: SACK_INITIAL_PSN,
     },
 ];
 
@@ -82,8 +110,15 @@ fn main() {
     let mut sources: Vec<PathBuf> = Vec::new();
     for d in DESIGNS {
         let cfg = (d.config)();
-        let block = hdl::generate(d.block, &cfg, &Options { fault: d.fault })
-            .unwrap_or_else(|e| panic!("testbench: {}: {e}", d.name));
+        let block = hdl::generate(
+            d.block,
+            &cfg,
+            &Options {
+                fault: d.fault,
+                initial_psn: d.initial_psn,
+            },
+        )
+        .unwrap_or_else(|e| panic!("testbench: {}: {e}", d.name));
         let dir = out.join("vl").join(d.name);
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();

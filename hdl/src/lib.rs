@@ -9,13 +9,14 @@ pub mod cwnd_unit;
 pub mod entropy_bitmap;
 #[cfg(test)]
 mod gate;
+pub mod sack_receiver;
 
 use rust_hdl::prelude::{generate_verilog, Logic};
 use serde::Serialize;
 use strack_config::Config;
 
 /// Blocks this crate generates today, in dependency order.
-pub const BLOCKS: &[&str] = &["entropy_bitmap", "cwnd_unit"];
+pub const BLOCKS: &[&str] = &["entropy_bitmap", "cwnd_unit", "sack_receiver"];
 
 /// A deliberate defect, for the co-simulation's self-test only (proves a broken RTL fails).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,12 +25,17 @@ pub enum Fault {
     EntropyBitmapBitSense,
     /// `cwnd_unit`: the fairness increase is never applied.
     CwndUnitNoFairness,
+    /// `sack_receiver`: the head-fill SACK trigger never fires.
+    SackReceiverNoHeadFill,
 }
 
 /// Generation options beyond the config.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
     pub fault: Option<Fault>,
+    /// The PSN a connection starts at (the receiver's first EPSN), 24 bits. Connections
+    /// usually start at a random PSN; the co-simulation uses it to reach the 2^24 wrap.
+    pub initial_psn: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -79,6 +85,7 @@ pub fn generate(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlEr
     match name {
         "entropy_bitmap" => entropy_bitmap_block(cfg, opts),
         "cwnd_unit" => cwnd_unit_block(cfg, opts),
+        "sack_receiver" => sack_receiver_block(cfg, opts),
         _ => Err(HdlError::UnknownBlock {
             block: name.to_string(),
             known: BLOCKS.join(", "),
@@ -137,6 +144,51 @@ fn cwnd_unit_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
         }
     };
     Ok(finish("cwnd_unit", &raw, 1))
+}
+
+/// `SackReceiverRtl::<W, SB>` for every legal `(rx_window, sack_bits)` pair.
+macro_rules! sack_receiver_dispatch {
+    ($w:expr, $sb:expr, $args:expr; $( ($W:literal, [$($SB:literal),*]) ),* ) => {
+        match ($w, $sb) {
+            $( $( ($W, $SB) => Some(emit(sack_receiver::SackReceiverRtl::<$W, $SB>::new($args.0, $args.1, $args.2, $args.3))), )* )*
+            _ => None,
+        }
+    };
+}
+
+fn sack_receiver_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
+    if opts.initial_psn >= 1 << 24 {
+        return Err(HdlError::Config {
+            block: "sack_receiver".into(),
+            message: format!("initial PSN {}: must be below 2^24", opts.initial_psn),
+        });
+    }
+    let args = (
+        cfg.network.mtu_bytes,
+        cfg.sack.ack_coalesce_bytes,
+        opts.fault == Some(Fault::SackReceiverNoHeadFill),
+        opts.initial_psn,
+    );
+    let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);
+    let raw = sack_receiver_dispatch!(w, sb, args;
+        (16, [8, 16]),
+        (32, [8, 16, 32]),
+        (64, [8, 16, 32, 64]),
+        (128, [8, 16, 32, 64, 128]),
+        (256, [8, 16, 32, 64, 128, 256]),
+        (512, [8, 16, 32, 64, 128, 256]),
+        (1024, [8, 16, 32, 64, 128, 256]),
+        (2048, [8, 16, 32, 64, 128, 256]),
+        (4096, [8, 16, 32, 64, 128, 256])
+    )
+    .ok_or_else(|| HdlError::Config {
+        block: "sack_receiver".into(),
+        message: format!(
+            "`sack.rx_window` = {w}, `sack.sack_bits` = {sb}: need powers of two, \
+             rx_window in 16..=4096, sack_bits in 8..=256 and sack_bits <= rx_window"
+        ),
+    })?;
+    Ok(finish("sack_receiver", &raw, 1))
 }
 
 fn emit<L: Logic + rust_hdl::prelude::Block>(mut uut: L) -> String {

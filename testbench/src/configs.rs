@@ -24,3 +24,18 @@ pub fn small_cwnd_config() -> strack_config::Config {
     c.fixed_point.delay_frac_bits = 2;
     c
 }
+
+/// The SACK receiver's sweep design: a 32-PSN window, 8-bit segments, 3000-byte coalescing and
+/// a 1 KiB MTU.
+pub fn small_sack_config() -> strack_config::Config {
+    let mut c = strack_config::Config::default();
+    c.network.mtu_bytes = 1024;
+    c.sack.rx_window = 32;
+    c.sack.sack_bits = 8;
+    c.sack.ack_coalesce_bytes = 3_000;
+    c
+}
+
+/// Where the co-simulated SACK designs start (the connection's initial PSN), so every case
+/// crosses the 2^24 PSN wrap early.
+pub const SACK_INITIAL_PSN: u32 = (1 << 24) - 300;

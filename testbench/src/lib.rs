@@ -11,6 +11,7 @@ pub mod configs;
 pub mod cwnd_unit;
 pub mod designs;
 pub mod entropy_bitmap;
+pub mod sack_receiver;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -6,12 +6,14 @@ use std::time::Instant;
 
 use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
-use testbench::configs::{small_config, small_cwnd_config};
+use testbench::configs::{small_config, small_cwnd_config, small_sack_config, SACK_INITIAL_PSN};
 use testbench::designs::{
-    CwndUnitDefault, CwndUnitSmall, EntropyBitmapDefault, EntropyBitmapSmall,
+    CwndUnitDefault, CwndUnitSmall, EntropyBitmapDefault, EntropyBitmapSmall, SackReceiverDefault,
+    SackReceiverSmall,
 };
 use testbench::{
-    cwnd_unit, entropy_bitmap, fixed_stimulus, run, run_bare, run_model, CosimBlock, Dut,
+    cwnd_unit, entropy_bitmap, fixed_stimulus, run, run_bare, run_model, sack_receiver, CosimBlock,
+    Dut,
 };
 
 struct Row {
@@ -67,6 +69,17 @@ fn cw<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: u
     measure(design, make, || cwnd_unit::Block::new(cfg), &stim)
 }
 
+fn rx<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
+    let strategy = sack_receiver::stimulus(cfg.clone(), SACK_INITIAL_PSN, 4_000..12_000);
+    let stim = fixed_stimulus(strategy, cycles, 7);
+    measure(
+        design,
+        make,
+        || sack_receiver::Block::new(cfg, SACK_INITIAL_PSN),
+        &stim,
+    )
+}
+
 fn main() {
     let cycles: usize = std::env::args()
         .nth(1)
@@ -95,6 +108,18 @@ fn main() {
             "cwnd_unit_small",
             CwndUnitSmall::new,
             &small_cwnd_config(),
+            cycles,
+        ),
+        rx(
+            "sack_receiver_default",
+            SackReceiverDefault::new,
+            &Config::default(),
+            cycles,
+        ),
+        rx(
+            "sack_receiver_small",
+            SackReceiverSmall::new,
+            &small_sack_config(),
             cycles,
         ),
     ];

@@ -3,8 +3,11 @@
 
 use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
-use testbench::designs::{CwndUnitDefault, EntropyBitmapDefault};
-use testbench::{cwnd_unit, entropy_bitmap, fixed_stimulus, run, CosimBlock, Report};
+use testbench::configs::SACK_INITIAL_PSN;
+use testbench::designs::{CwndUnitDefault, EntropyBitmapDefault, SackReceiverDefault};
+use testbench::{
+    cwnd_unit, entropy_bitmap, fixed_stimulus, run, sack_receiver, CosimBlock, Report,
+};
 
 fn show<B: CosimBlock>(name: &str, r: Result<Report, Box<testbench::Mismatch>>) -> bool {
     match r {
@@ -60,6 +63,24 @@ fn main() -> std::process::ExitCode {
         run(
             CwndUnitDefault::new,
             || cwnd_unit::Block::new(&cfg),
+            0,
+            &stim,
+            "demo",
+        ),
+    ) && ok;
+    let stim = fixed_stimulus(
+        sack_receiver::stimulus(cfg.clone(), SACK_INITIAL_PSN, 4_000..12_000),
+        cycles,
+        1,
+    );
+    let ok = show::<sack_receiver::Block>(
+        &format!(
+            "sack_receiver (rx_window {}, sack_bits {})",
+            cfg.sack.rx_window, cfg.sack.sack_bits
+        ),
+        run(
+            SackReceiverDefault::new,
+            || sack_receiver::Block::new(&cfg, SACK_INITIAL_PSN),
             0,
             &stim,
             "demo",
