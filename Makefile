@@ -21,7 +21,9 @@ demo: build
 # Generate and lint the Verilog of every block for $(CONFIG) into target/verilog.
 verilog: build
 	$(STRACKGEN) verilog --config $(CONFIG) --out target/verilog
-	verilator --lint-only -Wall hdl/lint/verilator.vlt $$(sed 's|^|target/verilog/|' target/verilog/strackgen.f)
+	for v in $$(cat target/verilog/strackgen.f); do \
+	  verilator --lint-only -Wall --top-module $${v%.v} hdl/lint/verilator.vlt target/verilog/$$v || exit 1; \
+	done
 
 fmt: deps
 	$(CARGO) fmt --all --check

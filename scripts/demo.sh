@@ -13,8 +13,10 @@ echo "== config"
 echo "== verilog ($out)"
 files=$("$bin" verilog --config "$cfg" --out "$out")
 echo "$files" | sed 's/^/  wrote /'
-verilator --lint-only -Wall hdl/lint/verilator.vlt $(sed "s|^|$out/|" "$out/strackgen.f")
-echo "  verilator --lint-only -Wall: clean (waivers: hdl/lint/verilator.vlt)"
+for v in $(cat "$out/strackgen.f"); do
+  verilator --lint-only -Wall --top-module "${v%.v}" hdl/lint/verilator.vlt "$out/$v"
+done
+echo "  verilator --lint-only -Wall, each block: clean (waivers: hdl/lint/verilator.vlt)"
 
 echo "== co-simulation: Verilated RTL vs golden model, every output port every cycle"
 target/release/cosim_demo 200000
