@@ -90,6 +90,27 @@ const DESIGNS: &[Design] = &[
         fault: Some(Fault::SackReceiverNoHeadFill),
         initial_psn: SACK_INITIAL_PSN,
     },
+    Design {
+        name: "sack_sender_default",
+        block: "sack_sender",
+        config: Config::default,
+        fault: None,
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "sack_sender_small",
+        block: "sack_sender",
+        config: small_sack_config,
+        fault: None,
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "sack_sender_broken",
+        block: "sack_sender",
+        config: small_sack_config,
+        fault: Some(Fault::SackSenderNoOoo),
+        initial_psn: SACK_INITIAL_PSN,
+    },
 ];
 
 const VL_INCLUDE: &str = "/usr/share/verilator/include";

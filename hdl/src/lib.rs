@@ -10,13 +10,19 @@ pub mod entropy_bitmap;
 #[cfg(test)]
 mod gate;
 pub mod sack_receiver;
+pub mod sack_sender;
 
 use rust_hdl::prelude::{generate_verilog, Logic};
 use serde::Serialize;
 use strack_config::Config;
 
 /// Blocks this crate generates today, in dependency order.
-pub const BLOCKS: &[&str] = &["entropy_bitmap", "cwnd_unit", "sack_receiver"];
+pub const BLOCKS: &[&str] = &[
+    "entropy_bitmap",
+    "cwnd_unit",
+    "sack_receiver",
+    "sack_sender",
+];
 
 /// A deliberate defect, for the co-simulation's self-test only (proves a broken RTL fails).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +33,8 @@ pub enum Fault {
     CwndUnitNoFairness,
     /// `sack_receiver`: the head-fill SACK trigger never fires.
     SackReceiverNoHeadFill,
+    /// `sack_sender`: the OOO-count loss detector never fires.
+    SackSenderNoOoo,
 }
 
 /// Generation options beyond the config.
@@ -77,7 +85,23 @@ pub enum HdlError {
 }
 
 /// Generate block `name` for `cfg`. The config is validated first; errors name the block.
+///
+/// rust-hdl keeps wide values as `[bool; N]` arrays on the stack, and building the wide blocks
+/// (the SACK sender's length array is 16 x `rx_window` bits) needs more stack than a default
+/// thread has, so generation runs on a thread of its own with a large stack.
 pub fn generate(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
+    const STACK: usize = 1 << 30;
+    let (name, cfg, opts) = (name.to_string(), cfg.clone(), opts.clone());
+    std::thread::Builder::new()
+        .name(format!("hdl-{name}"))
+        .stack_size(STACK)
+        .spawn(move || generate_here(&name, &cfg, &opts))
+        .expect("hdl: cannot start the generator thread")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     cfg.validate().map_err(|e| HdlError::Config {
         block: name.to_string(),
         message: e.to_string(),
@@ -86,6 +110,7 @@ pub fn generate(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlEr
         "entropy_bitmap" => entropy_bitmap_block(cfg, opts),
         "cwnd_unit" => cwnd_unit_block(cfg, opts),
         "sack_receiver" => sack_receiver_block(cfg, opts),
+        "sack_sender" => sack_sender_block(cfg, opts),
         _ => Err(HdlError::UnknownBlock {
             block: name.to_string(),
             known: BLOCKS.join(", "),
@@ -146,49 +171,86 @@ fn cwnd_unit_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     Ok(finish("cwnd_unit", &raw, 1))
 }
 
-/// `SackReceiverRtl::<W, SB>` for every legal `(rx_window, sack_bits)` pair.
-macro_rules! sack_receiver_dispatch {
-    ($w:expr, $sb:expr, $args:expr; $( ($W:literal, [$($SB:literal),*]) ),* ) => {
+/// Calls `$make!(W, SB)` for the legal `(rx_window, sack_bits)` pair `($w, $sb)` (both are
+/// const generics of the SACK blocks, so every legal pair is instantiated); `None` otherwise.
+macro_rules! sack_dispatch {
+    ($w:expr, $sb:expr, $make:ident) => {
+        sack_dispatch!(@pairs $w, $sb, $make;
+            (16, [8, 16]),
+            (32, [8, 16, 32]),
+            (64, [8, 16, 32, 64]),
+            (128, [8, 16, 32, 64, 128]),
+            (256, [8, 16, 32, 64, 128, 256]),
+            (512, [8, 16, 32, 64, 128, 256]),
+            (1024, [8, 16, 32, 64, 128, 256]),
+            (2048, [8, 16, 32, 64, 128, 256]),
+            (4096, [8, 16, 32, 64, 128, 256]))
+    };
+    (@pairs $w:expr, $sb:expr, $make:ident; $( ($W:literal, [$($SB:literal),*]) ),* ) => {
         match ($w, $sb) {
-            $( $( ($W, $SB) => Some(emit(sack_receiver::SackReceiverRtl::<$W, $SB>::new($args.0, $args.1, $args.2, $args.3))), )* )*
+            $( $( ($W, $SB) => Some($make!($W, $SB)), )* )*
             _ => None,
         }
     };
 }
 
-fn sack_receiver_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
+/// The SACK blocks' refusal of an illegal window/segment pair or initial PSN.
+fn sack_block(
+    block: &str,
+    cfg: &Config,
+    opts: &Options,
+    raw: impl FnOnce() -> Option<String>,
+) -> Result<Block, HdlError> {
     if opts.initial_psn >= 1 << 24 {
         return Err(HdlError::Config {
-            block: "sack_receiver".into(),
+            block: block.into(),
             message: format!("initial PSN {}: must be below 2^24", opts.initial_psn),
         });
     }
-    let args = (
-        cfg.network.mtu_bytes,
-        cfg.sack.ack_coalesce_bytes,
-        opts.fault == Some(Fault::SackReceiverNoHeadFill),
-        opts.initial_psn,
-    );
     let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);
-    let raw = sack_receiver_dispatch!(w, sb, args;
-        (16, [8, 16]),
-        (32, [8, 16, 32]),
-        (64, [8, 16, 32, 64]),
-        (128, [8, 16, 32, 64, 128]),
-        (256, [8, 16, 32, 64, 128, 256]),
-        (512, [8, 16, 32, 64, 128, 256]),
-        (1024, [8, 16, 32, 64, 128, 256]),
-        (2048, [8, 16, 32, 64, 128, 256]),
-        (4096, [8, 16, 32, 64, 128, 256])
-    )
-    .ok_or_else(|| HdlError::Config {
-        block: "sack_receiver".into(),
+    let raw = raw().ok_or_else(|| HdlError::Config {
+        block: block.into(),
         message: format!(
             "`sack.rx_window` = {w}, `sack.sack_bits` = {sb}: need powers of two, \
              rx_window in 16..=4096, sack_bits in 8..=256 and sack_bits <= rx_window"
         ),
     })?;
-    Ok(finish("sack_receiver", &raw, 1))
+    Ok(finish(block, &raw, 1))
+}
+
+fn sack_receiver_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
+    let (mtu, coalesce) = (cfg.network.mtu_bytes, cfg.sack.ack_coalesce_bytes);
+    let fault = opts.fault == Some(Fault::SackReceiverNoHeadFill);
+    let psn = opts.initial_psn;
+    macro_rules! make {
+        ($W:literal, $SB:literal) => {
+            emit(sack_receiver::SackReceiverRtl::<$W, $SB>::new(
+                mtu, coalesce, fault, psn,
+            ))
+        };
+    }
+    let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);
+    sack_block("sack_receiver", cfg, opts, || sack_dispatch!(w, sb, make))
+}
+
+fn sack_sender_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
+    let k = sack_sender::SenderConsts {
+        mtu: cfg.network.mtu_bytes,
+        mtu_log2: cfg.mtu_log2(),
+        net_base_rtt_ns: cfg.network.net_base_rtt_ns,
+        probe_interval_ns: cfg.probe_interval_ns(),
+        rto_ns: cfg.sack.rto_ns,
+        ooo_min_threshold: cfg.sack.ooo_min_threshold,
+        initial_psn: opts.initial_psn,
+        fault_no_ooo: opts.fault == Some(Fault::SackSenderNoOoo),
+    };
+    macro_rules! make {
+        ($W:literal, $SB:literal) => {
+            emit(sack_sender::SackSenderRtl::<$W, $SB, { $W * 16 }>::new(&k))
+        };
+    }
+    let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);
+    sack_block("sack_sender", cfg, opts, || sack_dispatch!(w, sb, make))
 }
 
 fn emit<L: Logic + rust_hdl::prelude::Block>(mut uut: L) -> String {

@@ -11,7 +11,9 @@ pub mod configs;
 pub mod cwnd_unit;
 pub mod designs;
 pub mod entropy_bitmap;
+pub mod env;
 pub mod sack_receiver;
+pub mod sack_sender;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -195,7 +197,7 @@ pub struct Report {
 /// golden model wrapped to produce the expected value of every output port.
 pub trait CosimBlock {
     /// One cycle of stimulus.
-    type Stim: std::fmt::Debug;
+    type Stim: std::fmt::Debug + Clone;
     /// The result of one event as output-port values (latched by the output stage).
     type Regs: Clone + Default;
     /// Every coverage point of the block.
@@ -211,6 +213,14 @@ pub trait CosimBlock {
     fn expected(&self, lat: &Latency1<Self::Regs>, m_ready: bool) -> PortValues;
     /// Step the model for an event accepted this cycle; count coverage.
     fn fire(&mut self, now: u32, s: &Self::Stim, cov: &mut Coverage) -> Self::Regs;
+
+    /// Closed-loop blocks: the concrete inputs of this cycle, from the stimulus and the state of
+    /// the environment the model side keeps (say, the SACK due at the head of a model link).
+    /// It changes nothing: an offer that is not taken is offered again. Both the RTL and the
+    /// model get the result. Open-loop blocks: the stimulus as it is.
+    fn resolve(&self, _now: u32, s: &Self::Stim) -> Self::Stim {
+        s.clone()
+    }
 }
 
 /// Run `stim` through a fresh RTL instance and a fresh model (`model()`); compare every output
@@ -254,6 +264,7 @@ fn run_once<B: CosimBlock>(
         if now < before {
             rep.coverage.hit("time_wrap");
         }
+        let c = &m.resolve(now, c);
         B::drive(dut, now, c);
         dut.settle();
         if let Err(ports) = compare(dut, &m.expected(&lat, B::m_ready(c))) {
@@ -305,10 +316,33 @@ pub fn run_model<B: CosimBlock>(m: &mut B, start_now: u32, stim: &[B::Stim]) -> 
     let mut cov = Coverage::default();
     for c in stim {
         now = now.wrapping_add(B::dt(c));
+        let c = &m.resolve(now, c);
         let fired = (B::s_valid(c) && lat.s_ready(B::m_ready(c))).then(|| m.fire(now, c, &mut cov));
         lat.clock(B::m_ready(c), fired);
     }
     cov.0.len() as u64
+}
+
+/// The stimulus as the RTL sees it (each cycle through [`CosimBlock::resolve`], with the model
+/// stepping alongside), for driving the RTL alone in the benchmark.
+pub fn resolved_stimulus<B: CosimBlock>(
+    m: &mut B,
+    start_now: u32,
+    stim: &[B::Stim],
+) -> Vec<B::Stim> {
+    let mut lat: Latency1<B::Regs> = Latency1::default();
+    let mut now = start_now;
+    let mut cov = Coverage::default();
+    let mut out = Vec::with_capacity(stim.len());
+    for c in stim {
+        now = now.wrapping_add(B::dt(c));
+        let c = m.resolve(now, c);
+        let fired =
+            (B::s_valid(&c) && lat.s_ready(B::m_ready(&c))).then(|| m.fire(now, &c, &mut cov));
+        lat.clock(B::m_ready(&c), fired);
+        out.push(c);
+    }
+    out
 }
 
 /// Deterministic stimulus of `cycles` cycles from a proptest strategy (for the demo and the
