@@ -111,6 +111,27 @@ const DESIGNS: &[Design] = &[
         fault: Some(Fault::SackSenderNoOoo),
         initial_psn: SACK_INITIAL_PSN,
     },
+    Design {
+        name: "strack_nic_default",
+        block: "strack_nic",
+        config: Config::default,
+        fault: None,
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "strack_nic_small",
+        block: "strack_nic",
+        config: small_nic_config,
+        fault: None,
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "strack_nic_broken",
+        block: "strack_nic",
+        config: small_nic_config,
+        fault: Some(Fault::EntropyBitmapBitSense),
+        initial_psn: SACK_INITIAL_PSN,
+    },
 ];
 
 const VL_INCLUDE: &str = "/usr/share/verilator/include";

@@ -10,10 +10,13 @@
 //!  rx_data ─────► sack_receiver ──────────────────────────────► tx_sack
 //! ```
 //!
-//! Within one step (DECISION, the register-transfer reading): the sender's window gate and the
-//! entropy scan's `paths` use the window as it stood at the start of the step; the SACK then
-//! updates the cwnd unit. The RTT fed to the cwnd unit is `now - echoed ts`, saturated at
-//! `RTT_MAX`. A SACK the sender finds malformed reaches neither the cwnd unit nor the bitmap.
+//! DECISION (the window view, as a one-step-per-clock pipeline has it): a SACK reaches the
+//! sender at step `t` and the cwnd unit one stage later, so the window the sender gates on,
+//! the achievedBDP its probe test reads, and the `cwnd_packets` the entropy scan uses at step
+//! `t` are the cwnd unit's state after the SACKs of steps up to `t - 2` ([`StrackNic::lagged`]
+//! holds it). Idle cycles between steps do not change this. The RTT fed to the cwnd unit is
+//! `now - echoed ts`, saturated at `RTT_MAX`. A SACK the sender finds malformed reaches neither
+//! the cwnd unit nor the bitmap.
 
 use serde::{Deserialize, Serialize};
 use strack_config::Config;
@@ -59,33 +62,65 @@ pub struct Out {
     pub recovery: bool,
 }
 
+/// What the send side reads of the cwnd unit in one step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowView {
+    pub cwnd_bytes: u32,
+    pub cwnd_packets: u32,
+    pub achieved_bdp: u32,
+}
+
+impl WindowView {
+    fn of(c: &CwndUnit) -> Self {
+        WindowView {
+            cwnd_bytes: c.cwnd_bytes(),
+            cwnd_packets: c.cwnd_packets(),
+            achieved_bdp: c.achieved_bdp,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StrackNic {
     pub entropy: EntropyBitmap,
     pub cwnd: CwndUnit,
     pub sender: SackSender,
     pub receiver: SackReceiver,
+    /// The cwnd unit as it stood at the start of the previous step (after the SACKs of steps
+    /// up to `t - 2`): what step `t` reads.
+    pub lagged: WindowView,
 }
 
 impl StrackNic {
     pub fn from_config(cfg: &Config) -> Self {
+        let cwnd = CwndUnit::from_config(cfg);
         StrackNic {
             entropy: EntropyBitmap::from_config(cfg),
-            cwnd: CwndUnit::from_config(cfg),
+            lagged: WindowView::of(&cwnd),
+            cwnd,
             sender: SackSender::from_config(cfg),
             receiver: SackReceiver::from_config(cfg),
         }
     }
 
+    /// A NIC whose sender and receiver start at PSN `psn` (connections start anywhere).
+    pub fn with_initial_psn(cfg: &Config, psn: u32) -> Self {
+        let mut n = Self::from_config(cfg);
+        n.sender.snd_una = psn;
+        n.sender.snd_nxt = psn;
+        n.receiver.epsn = psn;
+        n
+    }
+
     pub fn step(&mut self, input: &In) -> Out {
         let now = input.now;
-        let cwnd_bytes = self.cwnd.cwnd_bytes();
-        let cwnd_packets = self.cwnd.cwnd_packets();
+        let view = std::mem::replace(&mut self.lagged, WindowView::of(&self.cwnd));
+        let cwnd_packets = view.cwnd_packets;
 
         let s = self.sender.step(&sack_sender::In {
             now,
-            cwnd: cwnd_bytes,
-            achieved_bdp: self.cwnd.achieved_bdp,
+            cwnd: view.cwnd_bytes,
+            achieved_bdp: view.achieved_bdp,
             sack: input.rx_sack.clone(),
             new_pkt: input.new_pkt,
             tx_ready: input.tx_ready,
@@ -273,6 +308,7 @@ mod tests {
     fn window_gate_uses_the_window_before_this_steps_ack() {
         let mut n = nic();
         n.cwnd.cwnd_q = n.cwnd.constants().mtu_q; // one packet
+        n.lagged = WindowView::of(&n.cwnd);
         n.step(&offer(0));
         // The SACK acknowledges the packet; the gate already sees inflight 0 after the SACK.
         let s = sack_for(&n, 1, 4096, 0, false, 2);
@@ -281,5 +317,31 @@ mod tests {
             ..offer(100)
         });
         assert!(o.new_accepted);
+    }
+
+    #[test]
+    fn a_sacks_window_change_reaches_the_gate_two_steps_later() {
+        let mut n = nic();
+        let v0 = WindowView::of(&n.cwnd);
+        n.step(&offer(0));
+        // Step 1: an ECN-free SACK with a large delay: the additive increase changes cwnd.
+        n.cwnd.cwnd_q = n.cwnd.constants().mtu_q * 4;
+        n.lagged = v0;
+        let before = WindowView::of(&n.cwnd);
+        let s = sack_for(&n, 1, 4096, 0, false, 2);
+        n.step(&In {
+            now: 90_000,
+            rx_sack: Some(s),
+            ..In::default()
+        });
+        let after = WindowView::of(&n.cwnd);
+        assert_ne!(after, before, "the SACK moved the window");
+        // Step 2 reads the state at the start of step 1, step 3 the state after it.
+        assert_eq!(n.lagged, before);
+        n.step(&In {
+            now: 90_001,
+            ..In::default()
+        });
+        assert_eq!(n.lagged, after);
     }
 }

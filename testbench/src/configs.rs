@@ -39,3 +39,13 @@ pub fn small_sack_config() -> strack_config::Config {
 /// Where the co-simulated SACK designs start (the connection's initial PSN), so every case
 /// crosses the 2^24 PSN wrap early.
 pub const SACK_INITIAL_PSN: u32 = (1 << 24) - 300;
+
+/// The composed NIC's sweep design: the small SACK design with 16 paths, a 5 us bitmap reset
+/// and a 16 KiB window cap, so every block reaches its corners.
+pub fn small_nic_config() -> strack_config::Config {
+    let mut c = small_sack_config();
+    c.entropy_bitmap.max_paths = 16;
+    c.entropy_bitmap.bitmap_reset_interval_ns = Some(5_000);
+    c.cwnd_unit.max_cwnd_bytes = Some(16_384);
+    c
+}

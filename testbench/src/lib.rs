@@ -14,6 +14,7 @@ pub mod entropy_bitmap;
 pub mod env;
 pub mod sack_receiver;
 pub mod sack_sender;
+pub mod strack_nic;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -89,6 +90,21 @@ impl<E: Clone + Default> Latency1<E> {
                 }
             }
         }
+    }
+}
+
+/// The stages of a free-running pipeline before its output stage (`LATENCY - 1` of them).
+#[derive(Debug, Clone)]
+pub struct DelayLine<E>(std::collections::VecDeque<Option<E>>);
+
+impl<E> DelayLine<E> {
+    pub fn new(latency: usize) -> Self {
+        DelayLine((1..latency.max(1)).map(|_| None).collect())
+    }
+    /// Shift in this cycle's result; out comes the one that reaches the output stage.
+    pub fn shift(&mut self, e: Option<E>) -> Option<E> {
+        self.0.push_back(e);
+        self.0.pop_front().flatten()
     }
 }
 
@@ -202,6 +218,10 @@ pub trait CosimBlock {
     type Regs: Clone + Default;
     /// Every coverage point of the block.
     const COVERAGE_POINTS: &'static [&'static str];
+    /// Cycles from an accepted event to its result on `m_*`. Above 1 the design is a
+    /// free-running pipeline: `m_ready` must always be true (back-pressure is an input of the
+    /// step, like the NIC's `s_tx_ready`).
+    const LATENCY: usize = 1;
 
     /// Time advance before this cycle, ns.
     fn dt(s: &Self::Stim) -> u32;
@@ -256,6 +276,7 @@ fn run_once<B: CosimBlock>(
         dut.trace_open(p);
     }
     let mut lat: Latency1<B::Regs> = Latency1::default();
+    let mut pipe = DelayLine::new(B::LATENCY);
     let mut rep = Report::default();
     let mut now = start_now;
     for (cycle, c) in stim.iter().enumerate() {
@@ -287,7 +308,11 @@ fn run_once<B: CosimBlock>(
             rep.events += 1;
             m.fire(now, c, &mut rep.coverage)
         });
-        lat.clock(B::m_ready(c), fired);
+        assert!(
+            B::LATENCY == 1 || B::m_ready(c),
+            "a pipeline is free-running"
+        );
+        lat.clock(B::m_ready(c), pipe.shift(fired));
         dut.posedge();
         rep.cycles += 1;
     }
@@ -312,13 +337,14 @@ pub fn run_bare<B: CosimBlock>(dut: &mut dyn Dut, start_now: u32, stim: &[B::Sti
 /// Run the model alone on the stimulus, with the same handshake (no RTL).
 pub fn run_model<B: CosimBlock>(m: &mut B, start_now: u32, stim: &[B::Stim]) -> u64 {
     let mut lat: Latency1<B::Regs> = Latency1::default();
+    let mut pipe = DelayLine::new(B::LATENCY);
     let mut now = start_now;
     let mut cov = Coverage::default();
     for c in stim {
         now = now.wrapping_add(B::dt(c));
         let c = &m.resolve(now, c);
         let fired = (B::s_valid(c) && lat.s_ready(B::m_ready(c))).then(|| m.fire(now, c, &mut cov));
-        lat.clock(B::m_ready(c), fired);
+        lat.clock(B::m_ready(c), pipe.shift(fired));
     }
     cov.0.len() as u64
 }
@@ -331,6 +357,7 @@ pub fn resolved_stimulus<B: CosimBlock>(
     stim: &[B::Stim],
 ) -> Vec<B::Stim> {
     let mut lat: Latency1<B::Regs> = Latency1::default();
+    let mut pipe = DelayLine::new(B::LATENCY);
     let mut now = start_now;
     let mut cov = Coverage::default();
     let mut out = Vec::with_capacity(stim.len());
@@ -339,7 +366,7 @@ pub fn resolved_stimulus<B: CosimBlock>(
         let c = m.resolve(now, c);
         let fired =
             (B::s_valid(&c) && lat.s_ready(B::m_ready(&c))).then(|| m.fire(now, &c, &mut cov));
-        lat.clock(B::m_ready(&c), fired);
+        lat.clock(B::m_ready(&c), pipe.shift(fired));
         out.push(c);
     }
     out
