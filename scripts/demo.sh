@@ -32,4 +32,3 @@ done
 
 echo "== loopback: two NICs over a lossy, reordering, ECN-marking link (golden model)"
 "$bin" model loopback --config "$cfg" --trace traces/loopback-sample.jsonl
-echo "== not yet in RTL: sack_sender, strack_nic (issue 3 continues)"

@@ -1,19 +1,22 @@
 //! `make bench`: co-simulation speed per block, and the bare Verilated model and the golden
-//! model alone on the same stimulus. Writes `target/bench/cosim.json` and prints a table.
+//! model alone on the same stimulus (for the closed-loop designs the model figure includes
+//! its environment: links and a peer). Writes `target/bench/cosim.json` and prints a table.
 //! A benchmark, not a test: the figures depend on the machine.
 
 use std::time::Instant;
 
 use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
-use testbench::configs::{small_config, small_cwnd_config, small_sack_config, SACK_INITIAL_PSN};
+use testbench::configs::{
+    small_config, small_cwnd_config, small_nic_config, small_sack_config, SACK_INITIAL_PSN,
+};
 use testbench::designs::{
     CwndUnitDefault, CwndUnitSmall, EntropyBitmapDefault, EntropyBitmapSmall, SackReceiverDefault,
-    SackReceiverSmall,
+    SackReceiverSmall, SackSenderDefault, SackSenderSmall, StrackNicDefault, StrackNicSmall,
 };
 use testbench::{
-    cwnd_unit, entropy_bitmap, fixed_stimulus, run, run_bare, run_model, sack_receiver, CosimBlock,
-    Dut,
+    cwnd_unit, entropy_bitmap, fixed_stimulus, resolved_stimulus, run, run_bare, run_model,
+    sack_receiver, sack_sender, strack_nic, CosimBlock, Dut,
 };
 
 struct Row {
@@ -34,9 +37,12 @@ fn measure<B: CosimBlock, D: Dut>(
     let t = Instant::now();
     run(make, &model, 0, stim, "bench").unwrap_or_else(|m| panic!("{m}"));
     let cosim = cycles as f64 / t.elapsed().as_secs_f64();
+    // The RTL alone gets the inputs the co-sim gave it (closed-loop blocks resolve them from
+    // the model's environment; open-loop blocks take the stimulus as it is).
+    let resolved = resolved_stimulus(&mut model(), 0, stim);
     let mut dut = make(false);
     let t = Instant::now();
-    std::hint::black_box(run_bare::<B>(&mut dut, 0, stim));
+    std::hint::black_box(run_bare::<B>(&mut dut, 0, &resolved));
     let bare = cycles as f64 / t.elapsed().as_secs_f64();
     let t = Instant::now();
     std::hint::black_box(run_model(&mut model(), 0, stim));
@@ -76,6 +82,26 @@ fn rx<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: u
         design,
         make,
         || sack_receiver::Block::new(cfg, SACK_INITIAL_PSN),
+        &stim,
+    )
+}
+
+fn tx<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
+    let stim = sack_sender::stream(cfg, sack_sender::demo_mix(7, cycles));
+    measure(
+        design,
+        make,
+        || sack_sender::Block::new(cfg, SACK_INITIAL_PSN),
+        &stim,
+    )
+}
+
+fn nic<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
+    let stim = strack_nic::stream(cfg, strack_nic::demo_mix(7, cycles));
+    measure(
+        design,
+        make,
+        || strack_nic::Block::new(cfg, SACK_INITIAL_PSN),
         &stim,
     )
 }
@@ -120,6 +146,30 @@ fn main() {
             "sack_receiver_small",
             SackReceiverSmall::new,
             &small_sack_config(),
+            cycles,
+        ),
+        tx(
+            "sack_sender_default",
+            SackSenderDefault::new,
+            &Config::default(),
+            cycles,
+        ),
+        tx(
+            "sack_sender_small",
+            SackSenderSmall::new,
+            &small_sack_config(),
+            cycles,
+        ),
+        nic(
+            "strack_nic_default",
+            StrackNicDefault::new,
+            &Config::default(),
+            cycles,
+        ),
+        nic(
+            "strack_nic_small",
+            StrackNicSmall::new,
+            &small_nic_config(),
             cycles,
         ),
     ];
