@@ -19,8 +19,10 @@
 //! so every port has a defined value on every cycle. The state changes only on accepted events,
 //! exactly as the model steps only on events.
 //!
-//! The scan is done in one cycle with two priority encoders over the `N` bits (first clear bit
-//! above `start` below `paths`, and first clear bit below `start`). Same result as the model's
+//! The scan is done in one cycle with two find-first encoders over the `N` bits (first clear
+//! bit above `start` below `paths`, and first clear bit below `start`), each a range mask, a
+//! lowest-set-bit isolate (`x & (~x + 1)`, a carry chain) and an OR tree per index bit, so the
+//! depth grows with log N, not N. Same result as the model's
 //! loop: if bit `start` is clear it is the answer and nothing is cleared; otherwise it is the
 //! first set bit skipped, it is cleared, and the scan continues from `start+1`, coming back to
 //! `start` when every bit is set.
@@ -119,6 +121,24 @@ pub struct EntropyBitmapRtl<const N: usize> {
     hi_idx: Signal<Local, Bits<16>>,
     hit_lo: Signal<Local, Bit>,
     lo_idx: Signal<Local, Bits<16>>,
+    cand_hi: Signal<Local, Bits<N>>,
+    cand_lo: Signal<Local, Bits<N>>,
+    one_hi: Signal<Local, Bits<N>>,
+    one_lo: Signal<Local, Bits<N>>,
+    cfg_one_n: Constant<Bits<N>>,
+    /// `cfg_sel<k>`: the entropies whose index has bit `k` set (the one-hot encoder's masks).
+    cfg_sel0: Constant<Bits<N>>,
+    cfg_sel1: Constant<Bits<N>>,
+    cfg_sel2: Constant<Bits<N>>,
+    cfg_sel3: Constant<Bits<N>>,
+    cfg_sel4: Constant<Bits<N>>,
+    cfg_sel5: Constant<Bits<N>>,
+    cfg_sel6: Constant<Bits<N>>,
+    cfg_sel7: Constant<Bits<N>>,
+    cfg_sel8: Constant<Bits<N>>,
+    cfg_sel9: Constant<Bits<N>>,
+    cfg_sel10: Constant<Bits<N>>,
+    cfg_sel11: Constant<Bits<N>>,
     choice: Signal<Local, Bits<16>>,
     source: Signal<Local, Bits<2>>,
     cleared_valid: Signal<Local, Bit>,
@@ -190,6 +210,23 @@ impl<const N: usize> EntropyBitmapRtl<N> {
             hi_idx: Default::default(),
             hit_lo: Default::default(),
             lo_idx: Default::default(),
+            cand_hi: Default::default(),
+            cand_lo: Default::default(),
+            one_hi: Default::default(),
+            one_lo: Default::default(),
+            cfg_one_n: Constant::new(bits::<N>(1)),
+            cfg_sel0: Constant::new(crate::index_bit_mask::<N>(0)),
+            cfg_sel1: Constant::new(crate::index_bit_mask::<N>(1)),
+            cfg_sel2: Constant::new(crate::index_bit_mask::<N>(2)),
+            cfg_sel3: Constant::new(crate::index_bit_mask::<N>(3)),
+            cfg_sel4: Constant::new(crate::index_bit_mask::<N>(4)),
+            cfg_sel5: Constant::new(crate::index_bit_mask::<N>(5)),
+            cfg_sel6: Constant::new(crate::index_bit_mask::<N>(6)),
+            cfg_sel7: Constant::new(crate::index_bit_mask::<N>(7)),
+            cfg_sel8: Constant::new(crate::index_bit_mask::<N>(8)),
+            cfg_sel9: Constant::new(crate::index_bit_mask::<N>(9)),
+            cfg_sel10: Constant::new(crate::index_bit_mask::<N>(10)),
+            cfg_sel11: Constant::new(crate::index_bit_mask::<N>(11)),
             choice: Default::default(),
             source: Default::default(),
             cleared_valid: Default::default(),
@@ -278,27 +315,117 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
             self.start.next = 0.into();
         }
         self.start_set.next = self.bm1.val().get_bit(self.start.val().index());
-        self.hit_hi.next = false;
+        // Candidates as masks (clear bits above `start` below `paths`; clear bits below
+        // `start`), the lowest of each isolated by `x & (~x + 1)` (a carry chain) and encoded by
+        // an OR tree per index bit: log depth, not an N-deep priority chain.
+        self.cand_hi.next = !self.bm1.val()
+            & !((self.cfg_one_n.val() << (self.start.val() + self.cfg_one.val()))
+                - self.cfg_one_n.val())
+            & ((self.cfg_one_n.val() << self.paths.val()) - self.cfg_one_n.val());
+        self.cand_lo.next =
+            !self.bm1.val() & ((self.cfg_one_n.val() << self.start.val()) - self.cfg_one_n.val());
+        self.one_hi.next = self.cand_hi.val() & (!self.cand_hi.val() + self.cfg_one_n.val());
+        self.one_lo.next = self.cand_lo.val() & (!self.cand_lo.val() + self.cfg_one_n.val());
+        self.hit_hi.next = self.cand_hi.val().any();
+        self.hit_lo.next = self.cand_lo.val().any();
         self.hi_idx.next = 0.into();
-        self.hit_lo.next = false;
         self.lo_idx.next = 0.into();
-        for i in 0..N {
-            if !self.hit_hi.val()
-                & !self.bm1.val().get_bit(i)
-                & (i.to_bits::<16>() > self.start.val())
-                & (i.to_bits::<16>() < self.paths.val())
-            {
-                self.hit_hi.next = true;
-                self.hi_idx.next = i.to_bits::<16>();
-            }
-            if !self.hit_lo.val()
-                & !self.bm1.val().get_bit(i)
-                & (i.to_bits::<16>() < self.start.val())
-            {
-                self.hit_lo.next = true;
-                self.lo_idx.next = i.to_bits::<16>();
-            }
-        }
+        self.hi_idx.next = self
+            .hi_idx
+            .val()
+            .replace_bit(0, (self.one_hi.val() & self.cfg_sel0.val()).any());
+        self.hi_idx.next = self
+            .hi_idx
+            .val()
+            .replace_bit(1, (self.one_hi.val() & self.cfg_sel1.val()).any());
+        self.hi_idx.next = self
+            .hi_idx
+            .val()
+            .replace_bit(2, (self.one_hi.val() & self.cfg_sel2.val()).any());
+        self.hi_idx.next = self
+            .hi_idx
+            .val()
+            .replace_bit(3, (self.one_hi.val() & self.cfg_sel3.val()).any());
+        self.hi_idx.next = self
+            .hi_idx
+            .val()
+            .replace_bit(4, (self.one_hi.val() & self.cfg_sel4.val()).any());
+        self.hi_idx.next = self
+            .hi_idx
+            .val()
+            .replace_bit(5, (self.one_hi.val() & self.cfg_sel5.val()).any());
+        self.hi_idx.next = self
+            .hi_idx
+            .val()
+            .replace_bit(6, (self.one_hi.val() & self.cfg_sel6.val()).any());
+        self.hi_idx.next = self
+            .hi_idx
+            .val()
+            .replace_bit(7, (self.one_hi.val() & self.cfg_sel7.val()).any());
+        self.hi_idx.next = self
+            .hi_idx
+            .val()
+            .replace_bit(8, (self.one_hi.val() & self.cfg_sel8.val()).any());
+        self.hi_idx.next = self
+            .hi_idx
+            .val()
+            .replace_bit(9, (self.one_hi.val() & self.cfg_sel9.val()).any());
+        self.hi_idx.next = self
+            .hi_idx
+            .val()
+            .replace_bit(10, (self.one_hi.val() & self.cfg_sel10.val()).any());
+        self.hi_idx.next = self
+            .hi_idx
+            .val()
+            .replace_bit(11, (self.one_hi.val() & self.cfg_sel11.val()).any());
+        self.lo_idx.next = self
+            .lo_idx
+            .val()
+            .replace_bit(0, (self.one_lo.val() & self.cfg_sel0.val()).any());
+        self.lo_idx.next = self
+            .lo_idx
+            .val()
+            .replace_bit(1, (self.one_lo.val() & self.cfg_sel1.val()).any());
+        self.lo_idx.next = self
+            .lo_idx
+            .val()
+            .replace_bit(2, (self.one_lo.val() & self.cfg_sel2.val()).any());
+        self.lo_idx.next = self
+            .lo_idx
+            .val()
+            .replace_bit(3, (self.one_lo.val() & self.cfg_sel3.val()).any());
+        self.lo_idx.next = self
+            .lo_idx
+            .val()
+            .replace_bit(4, (self.one_lo.val() & self.cfg_sel4.val()).any());
+        self.lo_idx.next = self
+            .lo_idx
+            .val()
+            .replace_bit(5, (self.one_lo.val() & self.cfg_sel5.val()).any());
+        self.lo_idx.next = self
+            .lo_idx
+            .val()
+            .replace_bit(6, (self.one_lo.val() & self.cfg_sel6.val()).any());
+        self.lo_idx.next = self
+            .lo_idx
+            .val()
+            .replace_bit(7, (self.one_lo.val() & self.cfg_sel7.val()).any());
+        self.lo_idx.next = self
+            .lo_idx
+            .val()
+            .replace_bit(8, (self.one_lo.val() & self.cfg_sel8.val()).any());
+        self.lo_idx.next = self
+            .lo_idx
+            .val()
+            .replace_bit(9, (self.one_lo.val() & self.cfg_sel9.val()).any());
+        self.lo_idx.next = self
+            .lo_idx
+            .val()
+            .replace_bit(10, (self.one_lo.val() & self.cfg_sel10.val()).any());
+        self.lo_idx.next = self
+            .lo_idx
+            .val()
+            .replace_bit(11, (self.one_lo.val() & self.cfg_sel11.val()).any());
         self.bm2.next = self.bm1.val();
         self.choice.next = self.start.val();
         self.source.next = 1.into();

@@ -5,7 +5,7 @@
 //!            ┌────── state: epsn_reg, bitmap_reg[W], bytes_reg, ooo_reg, lowest_*_reg, coalesce_reg
 //!            ▼                                                                                 ▲
 //! s_psn ─► classify (malformed / probe / out of window / duplicate / head / held) ──────────────┤
-//!            │ head: rotate bitmap by slot(epsn+1) ─► first zero = run k ─► epsn += 1+k,        │
+//!            │ head: rotate bitmap by slot(epsn+1) ─► find-first zero = run k ─► epsn += 1+k,   │
 //!            │       clear the run (rotated mask), ooo -= k                                    │
 //!            │ held: set bit slot(psn), ooo += 1                                                │
 //!            ▼                                                                                 │
@@ -89,6 +89,19 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     c_one_w: Constant<Bits<W>>,
     /// Fault injection for the co-sim self-test: 1 disables the head-fill trigger.
     c_fault_no_head_fill: Constant<Bit>,
+    /// `c_sel<k>`: the slots whose index has bit `k` set (the find-first encoder's masks).
+    c_sel0: Constant<Bits<W>>,
+    c_sel1: Constant<Bits<W>>,
+    c_sel2: Constant<Bits<W>>,
+    c_sel3: Constant<Bits<W>>,
+    c_sel4: Constant<Bits<W>>,
+    c_sel5: Constant<Bits<W>>,
+    c_sel6: Constant<Bits<W>>,
+    c_sel7: Constant<Bits<W>>,
+    c_sel8: Constant<Bits<W>>,
+    c_sel9: Constant<Bits<W>>,
+    c_sel10: Constant<Bits<W>>,
+    c_sel11: Constant<Bits<W>>,
 
     /// Starts at the connection's initial PSN.
     epsn_reg: DFFWithInit<Bits<32>>,
@@ -134,8 +147,8 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     data: Signal<Local, Bit>,
     rot_by: Signal<Local, Bits<16>>,
     rotated: Signal<Local, Bits<W>>,
-    run_found: Signal<Local, Bit>,
     run: Signal<Local, Bits<16>>,
+    run_one: Signal<Local, Bits<W>>,
     run_mask: Signal<Local, Bits<W>>,
     bitmap_new: Signal<Local, Bits<W>>,
     epsn_new: Signal<Local, Bits<32>>,
@@ -210,6 +223,18 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             c_one: c32(1),
             c_one_w: Constant::new(bits::<W>(1)),
             c_fault_no_head_fill: Constant::new(fault_no_head_fill),
+            c_sel0: Constant::new(crate::index_bit_mask::<W>(0)),
+            c_sel1: Constant::new(crate::index_bit_mask::<W>(1)),
+            c_sel2: Constant::new(crate::index_bit_mask::<W>(2)),
+            c_sel3: Constant::new(crate::index_bit_mask::<W>(3)),
+            c_sel4: Constant::new(crate::index_bit_mask::<W>(4)),
+            c_sel5: Constant::new(crate::index_bit_mask::<W>(5)),
+            c_sel6: Constant::new(crate::index_bit_mask::<W>(6)),
+            c_sel7: Constant::new(crate::index_bit_mask::<W>(7)),
+            c_sel8: Constant::new(crate::index_bit_mask::<W>(8)),
+            c_sel9: Constant::new(crate::index_bit_mask::<W>(9)),
+            c_sel10: Constant::new(crate::index_bit_mask::<W>(10)),
+            c_sel11: Constant::new(crate::index_bit_mask::<W>(11)),
             epsn_reg: DFFWithInit::new(bits::<32>(initial_psn as u64)),
             bitmap_reg: Default::default(),
             bytes_reg: Default::default(),
@@ -251,8 +276,8 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             data: Default::default(),
             rot_by: Default::default(),
             rotated: Default::default(),
-            run_found: Default::default(),
             run: Default::default(),
+            run_one: Default::default(),
             run_mask: Default::default(),
             bitmap_new: Default::default(),
             epsn_new: Default::default(),
@@ -359,14 +384,59 @@ impl<const W: usize, const SB: usize> Logic for SackReceiverRtl<W, SB> {
             bit_cast::<16, 32>((self.epsn_reg.q.val() + self.c_one.val()) & self.c_slot_mask.val());
         self.rotated.next = (self.bitmap_reg.q.val() >> self.rot_by.val())
             | (self.bitmap_reg.q.val() << (self.c_w16.val() - self.rot_by.val()));
-        self.run_found.next = false;
+        // First zero: isolate the lowest set bit of the inverse (`x & (~x + 1)`, a carry
+        // chain) and encode it with an OR tree per index bit (log depth, not a W-deep chain).
+        // With no zero (never: the head bit itself is clear) it reads 0, as the chain did.
+        self.run_one.next = !self.rotated.val() & (self.rotated.val() + self.c_one_w.val());
         self.run.next = 0.into();
-        for i in 0..W {
-            if !self.run_found.val() & !self.rotated.val().get_bit(i) {
-                self.run_found.next = true;
-                self.run.next = i.to_bits::<16>();
-            }
-        }
+        self.run.next = self
+            .run
+            .val()
+            .replace_bit(0, (self.run_one.val() & self.c_sel0.val()).any());
+        self.run.next = self
+            .run
+            .val()
+            .replace_bit(1, (self.run_one.val() & self.c_sel1.val()).any());
+        self.run.next = self
+            .run
+            .val()
+            .replace_bit(2, (self.run_one.val() & self.c_sel2.val()).any());
+        self.run.next = self
+            .run
+            .val()
+            .replace_bit(3, (self.run_one.val() & self.c_sel3.val()).any());
+        self.run.next = self
+            .run
+            .val()
+            .replace_bit(4, (self.run_one.val() & self.c_sel4.val()).any());
+        self.run.next = self
+            .run
+            .val()
+            .replace_bit(5, (self.run_one.val() & self.c_sel5.val()).any());
+        self.run.next = self
+            .run
+            .val()
+            .replace_bit(6, (self.run_one.val() & self.c_sel6.val()).any());
+        self.run.next = self
+            .run
+            .val()
+            .replace_bit(7, (self.run_one.val() & self.c_sel7.val()).any());
+        self.run.next = self
+            .run
+            .val()
+            .replace_bit(8, (self.run_one.val() & self.c_sel8.val()).any());
+        self.run.next = self
+            .run
+            .val()
+            .replace_bit(9, (self.run_one.val() & self.c_sel9.val()).any());
+        self.run.next = self
+            .run
+            .val()
+            .replace_bit(10, (self.run_one.val() & self.c_sel10.val()).any());
+        self.run.next = self
+            .run
+            .val()
+            .replace_bit(11, (self.run_one.val() & self.c_sel11.val()).any());
         self.run_mask.next = (self.c_one_w.val() << self.run.val()) - self.c_one_w.val();
         self.run_mask.next = (self.run_mask.val() << self.rot_by.val())
             | (self.run_mask.val() >> (self.c_w16.val() - self.rot_by.val()));

@@ -6,7 +6,7 @@
 //!          hi_*_reg (highest PSN acknowledged), rec_*_reg (recovery), probe_ts_reg, rto_ts_reg
 //!
 //!  s_sack_* ─► validate ─► EPSN advance ─► segment marks (SB bits, in [una, nxt)) ─► run of
-//!              acked PSNs after una (rotate + first zero) ─► clear passed slots (rotated mask)
+//!              acked PSNs after una (rotate + find-first) ─► clear passed slots (rotated mask)
 //!                 │
 //!                 ▼
 //!  recovery entry (probe SACK / OOO count) or timeout ─► lost |= rotated range & ~acked
@@ -23,6 +23,10 @@
 //! `inflight = bytes_sent - bytes_recvd - bytes_claimed = new_bytes - bytes_recvd - Σ_{lost} len`
 //! (wrapping 32-bit). The RTL keeps `new_bytes_reg` and sums the lengths under the step's final
 //! lost bits; no per-PSN claim bookkeeping, same numbers.
+//!
+//! Find-first (the run of acknowledged PSNs, the lowest lost PSN): the lowest set bit is
+//! isolated with `x & (~x + 1)` (a carry chain) and its index encoded by one OR tree per index
+//! bit, so the depth grows with log W rather than W.
 //!
 //! `W` = `rx_window`, `SB` = `sack_bits`, `LW` = `16 * W` (the packed length array: one 16-bit
 //! length per slot; lengths are at most the MTU, 16384).
@@ -152,6 +156,19 @@ pub struct SackSenderRtl<const W: usize, const SB: usize, const LW: usize> {
     c_len_field: Constant<Bits<LW>>,
     c_len_mask: Constant<Bits<32>>,
     c_fault_no_ooo: Constant<Bit>,
+    /// `c_sel<k>`: the slots whose index has bit `k` set (the find-first encoders' masks).
+    c_sel0: Constant<Bits<W>>,
+    c_sel1: Constant<Bits<W>>,
+    c_sel2: Constant<Bits<W>>,
+    c_sel3: Constant<Bits<W>>,
+    c_sel4: Constant<Bits<W>>,
+    c_sel5: Constant<Bits<W>>,
+    c_sel6: Constant<Bits<W>>,
+    c_sel7: Constant<Bits<W>>,
+    c_sel8: Constant<Bits<W>>,
+    c_sel9: Constant<Bits<W>>,
+    c_sel10: Constant<Bits<W>>,
+    c_sel11: Constant<Bits<W>>,
 
     una_reg: DFFWithInit<Bits<32>>,
     nxt_reg: DFFWithInit<Bits<32>>,
@@ -218,6 +235,10 @@ pub struct SackSenderRtl<const W: usize, const SB: usize, const LW: usize> {
     rot_acked: Signal<Local, Bits<W>>,
     run_found: Signal<Local, Bit>,
     run: Signal<Local, Bits<32>>,
+    run_one: Signal<Local, Bits<W>>,
+    run_idx: Signal<Local, Bits<16>>,
+    lost_one: Signal<Local, Bits<W>>,
+    lost_idx16: Signal<Local, Bits<16>>,
     una2: Signal<Local, Bits<32>>,
     outs2: Signal<Local, Bits<32>>,
     r0: Signal<Local, Bits<16>>,
@@ -347,6 +368,18 @@ impl<const W: usize, const SB: usize, const LW: usize> SackSenderRtl<W, SB, LW> 
             c_len_field: Constant::new(bits::<LW>(0xFFFF)),
             c_len_mask: c32(0xFFFF),
             c_fault_no_ooo: Constant::new(k.fault_no_ooo),
+            c_sel0: Constant::new(crate::index_bit_mask::<W>(0)),
+            c_sel1: Constant::new(crate::index_bit_mask::<W>(1)),
+            c_sel2: Constant::new(crate::index_bit_mask::<W>(2)),
+            c_sel3: Constant::new(crate::index_bit_mask::<W>(3)),
+            c_sel4: Constant::new(crate::index_bit_mask::<W>(4)),
+            c_sel5: Constant::new(crate::index_bit_mask::<W>(5)),
+            c_sel6: Constant::new(crate::index_bit_mask::<W>(6)),
+            c_sel7: Constant::new(crate::index_bit_mask::<W>(7)),
+            c_sel8: Constant::new(crate::index_bit_mask::<W>(8)),
+            c_sel9: Constant::new(crate::index_bit_mask::<W>(9)),
+            c_sel10: Constant::new(crate::index_bit_mask::<W>(10)),
+            c_sel11: Constant::new(crate::index_bit_mask::<W>(11)),
             una_reg: DFFWithInit::new(psn0),
             nxt_reg: DFFWithInit::new(psn0),
             acked_reg: Default::default(),
@@ -407,6 +440,10 @@ impl<const W: usize, const SB: usize, const LW: usize> SackSenderRtl<W, SB, LW> 
             rot_acked: Default::default(),
             run_found: Default::default(),
             run: Default::default(),
+            run_one: Default::default(),
+            run_idx: Default::default(),
+            lost_one: Default::default(),
+            lost_idx16: Default::default(),
             una2: Default::default(),
             outs2: Default::default(),
             r0: Default::default(),
@@ -588,13 +625,62 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
         self.r1.next = bit_cast::<16, 32>(self.una1.val() & self.c_slot_mask.val());
         self.rot_acked.next = (self.acked1.val() >> self.r1.val())
             | (self.acked1.val() << (self.c_w16.val() - self.r1.val()));
-        self.run_found.next = false;
+        // First zero: isolate the lowest set bit of the inverse (`x & (~x + 1)`, a carry
+        // chain) and encode it with an OR tree per index bit (log depth, not a W-deep chain).
+        self.run_found.next = (!self.rot_acked.val()).any();
+        self.run_one.next = !self.rot_acked.val() & (self.rot_acked.val() + self.c_one_w.val());
+        self.run_idx.next = 0.into();
+        self.run_idx.next = self
+            .run_idx
+            .val()
+            .replace_bit(0, (self.run_one.val() & self.c_sel0.val()).any());
+        self.run_idx.next = self
+            .run_idx
+            .val()
+            .replace_bit(1, (self.run_one.val() & self.c_sel1.val()).any());
+        self.run_idx.next = self
+            .run_idx
+            .val()
+            .replace_bit(2, (self.run_one.val() & self.c_sel2.val()).any());
+        self.run_idx.next = self
+            .run_idx
+            .val()
+            .replace_bit(3, (self.run_one.val() & self.c_sel3.val()).any());
+        self.run_idx.next = self
+            .run_idx
+            .val()
+            .replace_bit(4, (self.run_one.val() & self.c_sel4.val()).any());
+        self.run_idx.next = self
+            .run_idx
+            .val()
+            .replace_bit(5, (self.run_one.val() & self.c_sel5.val()).any());
+        self.run_idx.next = self
+            .run_idx
+            .val()
+            .replace_bit(6, (self.run_one.val() & self.c_sel6.val()).any());
+        self.run_idx.next = self
+            .run_idx
+            .val()
+            .replace_bit(7, (self.run_one.val() & self.c_sel7.val()).any());
+        self.run_idx.next = self
+            .run_idx
+            .val()
+            .replace_bit(8, (self.run_one.val() & self.c_sel8.val()).any());
+        self.run_idx.next = self
+            .run_idx
+            .val()
+            .replace_bit(9, (self.run_one.val() & self.c_sel9.val()).any());
+        self.run_idx.next = self
+            .run_idx
+            .val()
+            .replace_bit(10, (self.run_one.val() & self.c_sel10.val()).any());
+        self.run_idx.next = self
+            .run_idx
+            .val()
+            .replace_bit(11, (self.run_one.val() & self.c_sel11.val()).any());
         self.run.next = self.c_window.val();
-        for i in 0..W {
-            if !self.run_found.val() & !self.rot_acked.val().get_bit(i) {
-                self.run_found.next = true;
-                self.run.next = i.to_bits::<32>();
-            }
+        if self.run_found.val() {
+            self.run.next = bit_cast::<32, 16>(self.run_idx.val());
         }
         if self.run.val() > self.outs1.val() {
             self.run.next = self.outs1.val();
@@ -743,14 +829,58 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
             & ((self.s_now.val() - self.probe_ts1.val()) >= self.c_probe_interval.val());
         self.rot_lost.next = (self.lost3.val() >> self.r2.val())
             | (self.lost3.val() << (self.c_w16.val() - self.r2.val()));
-        self.lost_found.next = false;
-        self.lost_idx.next = 0.into();
-        for i in 0..W {
-            if !self.lost_found.val() & self.rot_lost.val().get_bit(i) {
-                self.lost_found.next = true;
-                self.lost_idx.next = i.to_bits::<32>();
-            }
-        }
+        self.lost_found.next = self.rot_lost.val().any();
+        self.lost_one.next = self.rot_lost.val() & (!self.rot_lost.val() + self.c_one_w.val());
+        self.lost_idx16.next = 0.into();
+        self.lost_idx16.next = self
+            .lost_idx16
+            .val()
+            .replace_bit(0, (self.lost_one.val() & self.c_sel0.val()).any());
+        self.lost_idx16.next = self
+            .lost_idx16
+            .val()
+            .replace_bit(1, (self.lost_one.val() & self.c_sel1.val()).any());
+        self.lost_idx16.next = self
+            .lost_idx16
+            .val()
+            .replace_bit(2, (self.lost_one.val() & self.c_sel2.val()).any());
+        self.lost_idx16.next = self
+            .lost_idx16
+            .val()
+            .replace_bit(3, (self.lost_one.val() & self.c_sel3.val()).any());
+        self.lost_idx16.next = self
+            .lost_idx16
+            .val()
+            .replace_bit(4, (self.lost_one.val() & self.c_sel4.val()).any());
+        self.lost_idx16.next = self
+            .lost_idx16
+            .val()
+            .replace_bit(5, (self.lost_one.val() & self.c_sel5.val()).any());
+        self.lost_idx16.next = self
+            .lost_idx16
+            .val()
+            .replace_bit(6, (self.lost_one.val() & self.c_sel6.val()).any());
+        self.lost_idx16.next = self
+            .lost_idx16
+            .val()
+            .replace_bit(7, (self.lost_one.val() & self.c_sel7.val()).any());
+        self.lost_idx16.next = self
+            .lost_idx16
+            .val()
+            .replace_bit(8, (self.lost_one.val() & self.c_sel8.val()).any());
+        self.lost_idx16.next = self
+            .lost_idx16
+            .val()
+            .replace_bit(9, (self.lost_one.val() & self.c_sel9.val()).any());
+        self.lost_idx16.next = self
+            .lost_idx16
+            .val()
+            .replace_bit(10, (self.lost_one.val() & self.c_sel10.val()).any());
+        self.lost_idx16.next = self
+            .lost_idx16
+            .val()
+            .replace_bit(11, (self.lost_one.val() & self.c_sel11.val()).any());
+        self.lost_idx.next = bit_cast::<32, 16>(self.lost_idx16.val());
         self.retx_psn.next = (self.una2.val() + self.lost_idx.val()) & self.c_psn_mask.val();
         self.retx_slot.next = self.retx_psn.val() & self.c_slot_mask.val();
         self.retx_len_16.next = self
