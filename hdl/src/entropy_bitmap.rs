@@ -20,9 +20,10 @@
 //! exactly as the model steps only on events.
 //!
 //! The scan is done in one cycle with two find-first encoders over the `N` bits (first clear
-//! bit above `start` below `paths`, and first clear bit below `start`), each a range mask, a
-//! lowest-set-bit isolate (`x & (~x + 1)`, a carry chain) and an OR tree per index bit, so the
-//! depth grows with log N, not N. Same result as the model's
+//! bit above `start` below `paths`, and first clear bit below `start`), each a range mask of
+//! per-bit comparisons, a lowest-set-bit isolate (`x & !prefix_or_below(x)`, the prefix in
+//! log N shift-OR stages) and an OR tree per index bit: the depth grows with log N, not N,
+//! and there is no carry chain. Same result as the model's
 //! loop: if bit `start` is clear it is the answer and nothing is cleared; otherwise it is the
 //! first set bit skipped, it is cleared, and the scan continues from `start+1`, coming back to
 //! `start` when every bit is set.
@@ -125,7 +126,23 @@ pub struct EntropyBitmapRtl<const N: usize> {
     cand_lo: Signal<Local, Bits<N>>,
     one_hi: Signal<Local, Bits<N>>,
     one_lo: Signal<Local, Bits<N>>,
-    cfg_one_n: Constant<Bits<N>>,
+    /// `cfg_pow<k>` = 2^k: the shifts of the prefix-OR stages.
+    cfg_pow0: Constant<Bits<16>>,
+    cfg_pow1: Constant<Bits<16>>,
+    cfg_pow2: Constant<Bits<16>>,
+    cfg_pow3: Constant<Bits<16>>,
+    cfg_pow4: Constant<Bits<16>>,
+    cfg_pow5: Constant<Bits<16>>,
+    cfg_pow6: Constant<Bits<16>>,
+    cfg_pow7: Constant<Bits<16>>,
+    cfg_pow8: Constant<Bits<16>>,
+    cfg_pow9: Constant<Bits<16>>,
+    cfg_pow10: Constant<Bits<16>>,
+    cfg_pow11: Constant<Bits<16>>,
+    rng_hi: Signal<Local, Bits<N>>,
+    rng_lo: Signal<Local, Bits<N>>,
+    pre_hi: Signal<Local, Bits<N>>,
+    pre_lo: Signal<Local, Bits<N>>,
     /// `cfg_sel<k>`: the entropies whose index has bit `k` set (the one-hot encoder's masks).
     cfg_sel0: Constant<Bits<N>>,
     cfg_sel1: Constant<Bits<N>>,
@@ -214,7 +231,22 @@ impl<const N: usize> EntropyBitmapRtl<N> {
             cand_lo: Default::default(),
             one_hi: Default::default(),
             one_lo: Default::default(),
-            cfg_one_n: Constant::new(bits::<N>(1)),
+            cfg_pow0: Constant::new(bits::<16>(1)),
+            cfg_pow1: Constant::new(bits::<16>(2)),
+            cfg_pow2: Constant::new(bits::<16>(4)),
+            cfg_pow3: Constant::new(bits::<16>(8)),
+            cfg_pow4: Constant::new(bits::<16>(16)),
+            cfg_pow5: Constant::new(bits::<16>(32)),
+            cfg_pow6: Constant::new(bits::<16>(64)),
+            cfg_pow7: Constant::new(bits::<16>(128)),
+            cfg_pow8: Constant::new(bits::<16>(256)),
+            cfg_pow9: Constant::new(bits::<16>(512)),
+            cfg_pow10: Constant::new(bits::<16>(1024)),
+            cfg_pow11: Constant::new(bits::<16>(2048)),
+            rng_hi: Default::default(),
+            rng_lo: Default::default(),
+            pre_hi: Default::default(),
+            pre_lo: Default::default(),
             cfg_sel0: Constant::new(crate::index_bit_mask::<N>(0)),
             cfg_sel1: Constant::new(crate::index_bit_mask::<N>(1)),
             cfg_sel2: Constant::new(crate::index_bit_mask::<N>(2)),
@@ -316,16 +348,52 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
         }
         self.start_set.next = self.bm1.val().get_bit(self.start.val().index());
         // Candidates as masks (clear bits above `start` below `paths`; clear bits below
-        // `start`), the lowest of each isolated by `x & (~x + 1)` (a carry chain) and encoded by
-        // an OR tree per index bit: log depth, not an N-deep priority chain.
-        self.cand_hi.next = !self.bm1.val()
-            & !((self.cfg_one_n.val() << (self.start.val() + self.cfg_one.val()))
-                - self.cfg_one_n.val())
-            & ((self.cfg_one_n.val() << self.paths.val()) - self.cfg_one_n.val());
-        self.cand_lo.next =
-            !self.bm1.val() & ((self.cfg_one_n.val() << self.start.val()) - self.cfg_one_n.val());
-        self.one_hi.next = self.cand_hi.val() & (!self.cand_hi.val() + self.cfg_one_n.val());
-        self.one_lo.next = self.cand_lo.val() & (!self.cand_lo.val() + self.cfg_one_n.val());
+        // `start`), each bit its own constant comparison. The lowest candidate is isolated as
+        // `x & !(OR of the bits below)`, the OR of the bits below by a log-depth shift-OR
+        // prefix, and its index encoded by an OR tree per index bit: no carry chain and no
+        // N-deep priority chain.
+        self.rng_hi.next = 0.into();
+        self.rng_lo.next = 0.into();
+        for i in 0..N {
+            self.rng_hi.next = self.rng_hi.val().replace_bit(
+                i,
+                (i.to_bits::<16>() > self.start.val()) & (i.to_bits::<16>() < self.paths.val()),
+            );
+            self.rng_lo.next = self
+                .rng_lo
+                .val()
+                .replace_bit(i, i.to_bits::<16>() < self.start.val());
+        }
+        self.cand_hi.next = !self.bm1.val() & self.rng_hi.val();
+        self.cand_lo.next = !self.bm1.val() & self.rng_lo.val();
+        self.pre_hi.next = self.cand_hi.val() << self.cfg_pow0.val();
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow0.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow1.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow2.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow3.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow4.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow5.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow6.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow7.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow8.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow9.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow10.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow11.val());
+        self.pre_lo.next = self.cand_lo.val() << self.cfg_pow0.val();
+        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow0.val());
+        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow1.val());
+        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow2.val());
+        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow3.val());
+        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow4.val());
+        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow5.val());
+        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow6.val());
+        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow7.val());
+        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow8.val());
+        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow9.val());
+        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow10.val());
+        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow11.val());
+        self.one_hi.next = self.cand_hi.val() & !self.pre_hi.val();
+        self.one_lo.next = self.cand_lo.val() & !self.pre_lo.val();
         self.hit_hi.next = self.cand_hi.val().any();
         self.hit_lo.next = self.cand_lo.val().any();
         self.hi_idx.next = 0.into();

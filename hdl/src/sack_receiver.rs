@@ -89,6 +89,20 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     c_one_w: Constant<Bits<W>>,
     /// Fault injection for the co-sim self-test: 1 disables the head-fill trigger.
     c_fault_no_head_fill: Constant<Bit>,
+    /// `c_pow<k>` = 2^k: the shifts of the prefix-OR stages.
+    c_pow0: Constant<Bits<16>>,
+    c_pow1: Constant<Bits<16>>,
+    c_pow2: Constant<Bits<16>>,
+    c_pow3: Constant<Bits<16>>,
+    c_pow4: Constant<Bits<16>>,
+    c_pow5: Constant<Bits<16>>,
+    c_pow6: Constant<Bits<16>>,
+    c_pow7: Constant<Bits<16>>,
+    c_pow8: Constant<Bits<16>>,
+    c_pow9: Constant<Bits<16>>,
+    c_pow10: Constant<Bits<16>>,
+    c_pow11: Constant<Bits<16>>,
+    run_pre: Signal<Local, Bits<W>>,
     /// `c_sel<k>`: the slots whose index has bit `k` set (the find-first encoder's masks).
     c_sel0: Constant<Bits<W>>,
     c_sel1: Constant<Bits<W>>,
@@ -223,6 +237,19 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             c_one: c32(1),
             c_one_w: Constant::new(bits::<W>(1)),
             c_fault_no_head_fill: Constant::new(fault_no_head_fill),
+            c_pow0: Constant::new(bits::<16>(1)),
+            c_pow1: Constant::new(bits::<16>(2)),
+            c_pow2: Constant::new(bits::<16>(4)),
+            c_pow3: Constant::new(bits::<16>(8)),
+            c_pow4: Constant::new(bits::<16>(16)),
+            c_pow5: Constant::new(bits::<16>(32)),
+            c_pow6: Constant::new(bits::<16>(64)),
+            c_pow7: Constant::new(bits::<16>(128)),
+            c_pow8: Constant::new(bits::<16>(256)),
+            c_pow9: Constant::new(bits::<16>(512)),
+            c_pow10: Constant::new(bits::<16>(1024)),
+            c_pow11: Constant::new(bits::<16>(2048)),
+            run_pre: Default::default(),
             c_sel0: Constant::new(crate::index_bit_mask::<W>(0)),
             c_sel1: Constant::new(crate::index_bit_mask::<W>(1)),
             c_sel2: Constant::new(crate::index_bit_mask::<W>(2)),
@@ -384,10 +411,23 @@ impl<const W: usize, const SB: usize> Logic for SackReceiverRtl<W, SB> {
             bit_cast::<16, 32>((self.epsn_reg.q.val() + self.c_one.val()) & self.c_slot_mask.val());
         self.rotated.next = (self.bitmap_reg.q.val() >> self.rot_by.val())
             | (self.bitmap_reg.q.val() << (self.c_w16.val() - self.rot_by.val()));
-        // First zero: isolate the lowest set bit of the inverse (`x & (~x + 1)`, a carry
-        // chain) and encode it with an OR tree per index bit (log depth, not a W-deep chain).
+        // First zero: isolate the lowest set bit of the inverse (`x & !prefix_or_below(x)`, the
+        // prefix in log W shift-OR stages) and encode it with an OR tree per index bit.
         // With no zero (never: the head bit itself is clear) it reads 0, as the chain did.
-        self.run_one.next = !self.rotated.val() & (self.rotated.val() + self.c_one_w.val());
+        self.run_pre.next = !self.rotated.val() << self.c_pow0.val();
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow0.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow1.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow2.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow3.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow4.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow5.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow6.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow7.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow8.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow9.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow10.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow11.val());
+        self.run_one.next = !self.rotated.val() & !self.run_pre.val();
         self.run.next = 0.into();
         self.run.next = self
             .run

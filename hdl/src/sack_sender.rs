@@ -25,8 +25,8 @@
 //! lost bits; no per-PSN claim bookkeeping, same numbers.
 //!
 //! Find-first (the run of acknowledged PSNs, the lowest lost PSN): the lowest set bit is
-//! isolated with `x & (~x + 1)` (a carry chain) and its index encoded by one OR tree per index
-//! bit, so the depth grows with log W rather than W.
+//! isolated as `x & !prefix_or_below(x)` (log W shift-OR stages) and its index encoded by one
+//! OR tree per index bit, so the depth grows with log W rather than W, with no carry chain.
 //!
 //! `W` = `rx_window`, `SB` = `sack_bits`, `LW` = `16 * W` (the packed length array: one 16-bit
 //! length per slot; lengths are at most the MTU, 16384).
@@ -156,6 +156,21 @@ pub struct SackSenderRtl<const W: usize, const SB: usize, const LW: usize> {
     c_len_field: Constant<Bits<LW>>,
     c_len_mask: Constant<Bits<32>>,
     c_fault_no_ooo: Constant<Bit>,
+    /// `c_pow<k>` = 2^k: the shifts of the prefix-OR stages.
+    c_pow0: Constant<Bits<16>>,
+    c_pow1: Constant<Bits<16>>,
+    c_pow2: Constant<Bits<16>>,
+    c_pow3: Constant<Bits<16>>,
+    c_pow4: Constant<Bits<16>>,
+    c_pow5: Constant<Bits<16>>,
+    c_pow6: Constant<Bits<16>>,
+    c_pow7: Constant<Bits<16>>,
+    c_pow8: Constant<Bits<16>>,
+    c_pow9: Constant<Bits<16>>,
+    c_pow10: Constant<Bits<16>>,
+    c_pow11: Constant<Bits<16>>,
+    run_pre: Signal<Local, Bits<W>>,
+    lost_pre: Signal<Local, Bits<W>>,
     /// `c_sel<k>`: the slots whose index has bit `k` set (the find-first encoders' masks).
     c_sel0: Constant<Bits<W>>,
     c_sel1: Constant<Bits<W>>,
@@ -368,6 +383,20 @@ impl<const W: usize, const SB: usize, const LW: usize> SackSenderRtl<W, SB, LW> 
             c_len_field: Constant::new(bits::<LW>(0xFFFF)),
             c_len_mask: c32(0xFFFF),
             c_fault_no_ooo: Constant::new(k.fault_no_ooo),
+            c_pow0: Constant::new(bits::<16>(1)),
+            c_pow1: Constant::new(bits::<16>(2)),
+            c_pow2: Constant::new(bits::<16>(4)),
+            c_pow3: Constant::new(bits::<16>(8)),
+            c_pow4: Constant::new(bits::<16>(16)),
+            c_pow5: Constant::new(bits::<16>(32)),
+            c_pow6: Constant::new(bits::<16>(64)),
+            c_pow7: Constant::new(bits::<16>(128)),
+            c_pow8: Constant::new(bits::<16>(256)),
+            c_pow9: Constant::new(bits::<16>(512)),
+            c_pow10: Constant::new(bits::<16>(1024)),
+            c_pow11: Constant::new(bits::<16>(2048)),
+            run_pre: Default::default(),
+            lost_pre: Default::default(),
             c_sel0: Constant::new(crate::index_bit_mask::<W>(0)),
             c_sel1: Constant::new(crate::index_bit_mask::<W>(1)),
             c_sel2: Constant::new(crate::index_bit_mask::<W>(2)),
@@ -625,10 +654,23 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
         self.r1.next = bit_cast::<16, 32>(self.una1.val() & self.c_slot_mask.val());
         self.rot_acked.next = (self.acked1.val() >> self.r1.val())
             | (self.acked1.val() << (self.c_w16.val() - self.r1.val()));
-        // First zero: isolate the lowest set bit of the inverse (`x & (~x + 1)`, a carry
-        // chain) and encode it with an OR tree per index bit (log depth, not a W-deep chain).
+        // First zero: isolate the lowest set bit of the inverse (`x & !prefix_or_below(x)`, the
+        // prefix in log W shift-OR stages) and encode it with an OR tree per index bit.
         self.run_found.next = (!self.rot_acked.val()).any();
-        self.run_one.next = !self.rot_acked.val() & (self.rot_acked.val() + self.c_one_w.val());
+        self.run_pre.next = !self.rot_acked.val() << self.c_pow0.val();
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow0.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow1.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow2.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow3.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow4.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow5.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow6.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow7.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow8.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow9.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow10.val());
+        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow11.val());
+        self.run_one.next = !self.rot_acked.val() & !self.run_pre.val();
         self.run_idx.next = 0.into();
         self.run_idx.next = self
             .run_idx
@@ -800,14 +842,17 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
             self.loss.next = 3.into();
         }
 
-        // ---- Bytes in flight: new bytes - bytes received - Σ len over the lost PSNs.
+        // ---- Bytes in flight: new bytes - bytes received - Σ len over the lost PSNs. Each
+        // term is masked before the addition (not the addition made conditional), so the W
+        // additions form one multi-operand sum that synthesis maps as a tree.
         self.lost_sum.next = 0.into();
         for i in 0..W {
             // (bit_cast evaluates its argument when generating, so slice into a local)
             self.len_i.next = self.len_reg.q.val().get_bits::<16>(i * 16);
-            if self.lost3.val().get_bit(i) {
-                self.lost_sum.next = self.lost_sum.val() + bit_cast::<32, 16>(self.len_i.val());
+            if !self.lost3.val().get_bit(i) {
+                self.len_i.next = 0.into();
             }
+            self.lost_sum.next = self.lost_sum.val() + bit_cast::<32, 16>(self.len_i.val());
         }
         self.inflight_raw.next =
             self.new_bytes_reg.q.val() - self.recvd1.val() - self.lost_sum.val();
@@ -830,7 +875,20 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
         self.rot_lost.next = (self.lost3.val() >> self.r2.val())
             | (self.lost3.val() << (self.c_w16.val() - self.r2.val()));
         self.lost_found.next = self.rot_lost.val().any();
-        self.lost_one.next = self.rot_lost.val() & (!self.rot_lost.val() + self.c_one_w.val());
+        self.lost_pre.next = self.rot_lost.val() << self.c_pow0.val();
+        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow0.val());
+        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow1.val());
+        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow2.val());
+        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow3.val());
+        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow4.val());
+        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow5.val());
+        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow6.val());
+        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow7.val());
+        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow8.val());
+        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow9.val());
+        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow10.val());
+        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow11.val());
+        self.lost_one.next = self.rot_lost.val() & !self.lost_pre.val();
         self.lost_idx16.next = 0.into();
         self.lost_idx16.next = self
             .lost_idx16
