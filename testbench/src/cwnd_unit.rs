@@ -51,7 +51,7 @@ pub struct Regs {
     avg: u64,
 }
 
-fn branch_code(b: Branch) -> u64 {
+pub fn branch_code(b: Branch) -> u64 {
     match b {
         Branch::AdditiveIncrease => 0,
         Branch::ProportionalIncrease => 1,

@@ -320,6 +320,25 @@ fn run_once<B: CosimBlock>(
     Ok(rep)
 }
 
+/// Random values on every narrow data input of `dut` (all but `clock`, `s_valid` and
+/// `m_ready`), each masked to its width: what an idle cycle presents, none of which may be
+/// taken.
+pub fn garbage(dut: &mut dyn Dut, seed: u64) {
+    let mut r = golden_model::rng::SplitMix64::new(seed ^ 0xDEAD);
+    let ports: Vec<PortInfo> = dut.ports().to_vec();
+    for p in ports {
+        if p.output || p.width > 64 || ["clock", "s_valid", "m_ready"].contains(&p.name) {
+            continue;
+        }
+        let mask = if p.width >= 64 {
+            u64::MAX
+        } else {
+            (1 << p.width) - 1
+        };
+        dut.set(p.name, r.next_u64() & mask);
+    }
+}
+
 /// Drive the stimulus into the RTL alone (no model, no comparison): the bare Verilated speed.
 pub fn run_bare<B: CosimBlock>(dut: &mut dyn Dut, start_now: u32, stim: &[B::Stim]) -> u64 {
     let mut now = start_now;

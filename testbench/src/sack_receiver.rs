@@ -54,7 +54,7 @@ pub struct Regs {
     probe: u64,
 }
 
-fn verdict_code(v: Verdict) -> u64 {
+pub fn verdict_code(v: Verdict) -> u64 {
     match v {
         Verdict::InOrder => 0,
         Verdict::OutOfOrder => 1,

@@ -204,59 +204,14 @@ impl CosimBlock for Block {
         dut.set("s_valid", c.s_valid as u64);
         dut.set("m_ready", c.m_ready as u64);
         if !c.s_valid {
-            // Garbage on every data input: nothing may be taken from it.
-            let mut r = SplitMix64::new(c.roll ^ 0xDEAD);
-            for p in [
-                "s_now",
-                "s_cwnd",
-                "s_achieved_bdp",
-                "s_sack_epsn",
-                "s_sack_base",
-                "s_sack_bytes_recvd",
-                "s_sack_ooo_count",
-                "s_sack_ts",
-                "s_new_len",
-            ] {
-                dut.set(p, r.next_u64() & 0xFFFF_FFFF);
-            }
-            for p in [
-                "s_sack_valid",
-                "s_sack_probe",
-                "s_new_valid",
-                "s_new_ack_req",
-                "s_tx_ready",
-            ] {
-                dut.set(p, r.next_u64() & 1);
-            }
-            let sb = dut
-                .ports()
-                .iter()
-                .find(|p| p.name == "s_sack_bitmap")
-                .map_or(64, |p| p.width);
-            let mask = if sb >= 64 { u64::MAX } else { (1 << sb) - 1 };
-            dut.set("s_sack_bitmap", r.next_u64() & mask);
+            crate::garbage(dut, c.roll);
             return;
         }
         dut.set("s_now", now as u64);
         dut.set("s_cwnd", c.cwnd as u64);
         dut.set("s_achieved_bdp", c.achieved_bdp as u64);
-        let k = c.sack.clone().unwrap_or_default();
-        dut.set("s_sack_valid", c.sack.is_some() as u64);
-        dut.set("s_sack_epsn", k.epsn as u64);
-        dut.set("s_sack_base", k.sack_base as u64);
-        dut.set("s_sack_bitmap", k.bitmap.first().copied().unwrap_or(0));
-        dut.set("s_sack_bytes_recvd", k.bytes_recvd as u64);
-        dut.set("s_sack_ooo_count", k.ooo_count as u64);
-        dut.set("s_sack_ts", k.ts as u64);
-        dut.set("s_sack_probe", k.probe as u64);
-        let n = c.new_pkt.unwrap_or(NewPkt {
-            len: 0,
-            ack_req: false,
-        });
-        dut.set("s_new_valid", c.new_pkt.is_some() as u64);
-        dut.set("s_new_len", n.len as u64);
-        dut.set("s_new_ack_req", n.ack_req as u64);
-        dut.set("s_tx_ready", c.tx_ready as u64);
+        set_sack(dut, c.sack.as_ref());
+        set_new(dut, c.new_pkt, c.tx_ready);
     }
 
     fn expected(&self, lat: &Latency1<Regs>, m_ready: bool) -> PortValues {
@@ -433,6 +388,31 @@ impl CosimBlock for Block {
             snd_nxt: o.snd_nxt as u64,
         }
     }
+}
+
+/// Drive the `s_sack_*` inputs the sender and the NIC share (all 0 without a SACK).
+pub fn set_sack(dut: &mut dyn Dut, sack: Option<&Sack>) {
+    let k = sack.cloned().unwrap_or_default();
+    dut.set("s_sack_valid", sack.is_some() as u64);
+    dut.set("s_sack_epsn", k.epsn as u64);
+    dut.set("s_sack_base", k.sack_base as u64);
+    dut.set("s_sack_bitmap", k.bitmap.first().copied().unwrap_or(0));
+    dut.set("s_sack_bytes_recvd", k.bytes_recvd as u64);
+    dut.set("s_sack_ooo_count", k.ooo_count as u64);
+    dut.set("s_sack_ts", k.ts as u64);
+    dut.set("s_sack_probe", k.probe as u64);
+}
+
+/// Drive the host's offer and the link's readiness.
+pub fn set_new(dut: &mut dyn Dut, new_pkt: Option<NewPkt>, tx_ready: bool) {
+    let n = new_pkt.unwrap_or(NewPkt {
+        len: 0,
+        ack_req: false,
+    });
+    dut.set("s_new_valid", new_pkt.is_some() as u64);
+    dut.set("s_new_len", n.len as u64);
+    dut.set("s_new_ack_req", n.ack_req as u64);
+    dut.set("s_tx_ready", tx_ready as u64);
 }
 
 // ------------------------------------------------------------------ stimulus

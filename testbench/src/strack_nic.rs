@@ -13,7 +13,10 @@ use golden_model::strack_nic::{self, StrackNic};
 use proptest::prelude::*;
 use strack_config::Config;
 
+use crate::cwnd_unit::branch_code;
 use crate::env::{AbsClock, Link};
+use crate::sack_receiver::verdict_code;
+use crate::sack_sender::{set_new, set_sack};
 use crate::{CosimBlock, Coverage, Dut, Latency1, PortValues};
 
 /// Per-case knobs of the environment (carried by every cycle).
@@ -156,28 +159,6 @@ impl Block {
     }
 }
 
-fn verdict_code(v: Verdict) -> u64 {
-    match v {
-        Verdict::InOrder => 0,
-        Verdict::OutOfOrder => 1,
-        Verdict::Duplicate => 2,
-        Verdict::OutOfWindow => 3,
-        Verdict::Probe => 4,
-        Verdict::Malformed => 5,
-    }
-}
-
-fn branch_code(b: Branch) -> u64 {
-    match b {
-        Branch::AdditiveIncrease => 0,
-        Branch::ProportionalIncrease => 1,
-        Branch::AchievedBdpCut => 2,
-        Branch::MultiplicativeDecrease => 3,
-        Branch::Hold => 4,
-        Branch::Malformed => 5,
-    }
-}
-
 /// The output ports of the NIC, in order, with the values of `o` (a step's result).
 fn ports_of(o: &strack_nic::Out) -> Vec<(&'static str, u64)> {
     let tx = o.tx_data.unwrap_or_default();
@@ -268,66 +249,16 @@ impl CosimBlock for Block {
 
     fn drive(dut: &mut dyn Dut, now: u32, c: &Cycle) {
         dut.set("s_valid", c.s_valid as u64);
-        let mut r = SplitMix64::new(c.roll ^ 0xDEAD);
-        let mut g = |bits: u32| r.next_u64() & ((1u64 << bits) - 1);
-        let sb = dut
-            .ports()
-            .iter()
-            .find(|p| p.name == "s_sack_bitmap")
-            .map_or(64, |p| p.width);
-        let sb_mask = if sb >= 64 { u64::MAX } else { (1 << sb) - 1 };
         if !c.s_valid {
-            for (p, w) in [
-                ("s_now", 32),
-                ("s_sack_valid", 1),
-                ("s_sack_epsn", 32),
-                ("s_sack_base", 32),
-                ("s_sack_bytes_recvd", 32),
-                ("s_sack_ooo_count", 32),
-                ("s_sack_ts", 32),
-                ("s_sack_probe", 1),
-                ("s_sack_entropy", 32),
-                ("s_sack_ecn", 1),
-                ("s_new_valid", 1),
-                ("s_new_len", 32),
-                ("s_new_ack_req", 1),
-                ("s_tx_ready", 1),
-                ("s_rx_valid", 1),
-                ("s_rx_psn", 32),
-                ("s_rx_len", 32),
-                ("s_rx_entropy", 32),
-                ("s_rx_ecn", 1),
-                ("s_rx_ts", 32),
-                ("s_rx_probe", 1),
-                ("s_rx_ack_req", 1),
-            ] {
-                let v = g(w);
-                dut.set(p, v);
-            }
-            let v = g(63) & sb_mask;
-            dut.set("s_sack_bitmap", v);
+            crate::garbage(dut, c.roll);
             return;
         }
         dut.set("s_now", now as u64);
+        set_sack(dut, c.sack.as_ref());
         let k = c.sack.clone().unwrap_or_default();
-        dut.set("s_sack_valid", c.sack.is_some() as u64);
-        dut.set("s_sack_epsn", k.epsn as u64);
-        dut.set("s_sack_base", k.sack_base as u64);
-        dut.set("s_sack_bitmap", k.bitmap.first().copied().unwrap_or(0));
-        dut.set("s_sack_bytes_recvd", k.bytes_recvd as u64);
-        dut.set("s_sack_ooo_count", k.ooo_count as u64);
-        dut.set("s_sack_ts", k.ts as u64);
-        dut.set("s_sack_probe", k.probe as u64);
         dut.set("s_sack_entropy", k.entropy as u64);
         dut.set("s_sack_ecn", k.ecn as u64);
-        let n = c.new_pkt.unwrap_or(NewPkt {
-            len: 0,
-            ack_req: false,
-        });
-        dut.set("s_new_valid", c.new_pkt.is_some() as u64);
-        dut.set("s_new_len", n.len as u64);
-        dut.set("s_new_ack_req", n.ack_req as u64);
-        dut.set("s_tx_ready", c.tx_ready as u64);
+        set_new(dut, c.new_pkt, c.tx_ready);
         let d = c.data.unwrap_or_default();
         dut.set("s_rx_valid", c.data.is_some() as u64);
         dut.set("s_rx_psn", d.psn as u64);
