@@ -20,8 +20,8 @@
 //! exactly as the model steps only on events.
 //!
 //! The scan is done in one cycle with two find-first encoders over the `N` bits (first clear
-//! bit above `start` below `paths`, and first clear bit below `start`), each a range mask of
-//! per-bit comparisons, a lowest-set-bit isolate (`x & !prefix_or_below(x)`, the prefix in
+//! bit above `start` below `paths`, and first clear bit below `start`), each a range mask (a
+//! shift of all-ones), a lowest-set-bit isolate (`x & !prefix_or_below(x)`, the prefix in
 //! log N shift-OR stages) and an OR tree per index bit: the depth grows with log N, not N,
 //! and there is no carry chain. Same result as the model's
 //! loop: if bit `start` is clear it is the answer and nothing is cleared; otherwise it is the
@@ -139,6 +139,7 @@ pub struct EntropyBitmapRtl<const N: usize> {
     cfg_pow9: Constant<Bits<16>>,
     cfg_pow10: Constant<Bits<16>>,
     cfg_pow11: Constant<Bits<16>>,
+    cfg_ones: Constant<Bits<N>>,
     rng_hi: Signal<Local, Bits<N>>,
     rng_lo: Signal<Local, Bits<N>>,
     pre_hi: Signal<Local, Bits<N>>,
@@ -243,6 +244,7 @@ impl<const N: usize> EntropyBitmapRtl<N> {
             cfg_pow9: Constant::new(bits::<16>(512)),
             cfg_pow10: Constant::new(bits::<16>(1024)),
             cfg_pow11: Constant::new(bits::<16>(2048)),
+            cfg_ones: Constant::new(Bits::<N>::mask()),
             rng_hi: Default::default(),
             rng_lo: Default::default(),
             pre_hi: Default::default(),
@@ -348,22 +350,15 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
         }
         self.start_set.next = self.bm1.val().get_bit(self.start.val().index());
         // Candidates as masks (clear bits above `start` below `paths`; clear bits below
-        // `start`), each bit its own constant comparison. The lowest candidate is isolated as
+        // `start`). The lowest candidate is isolated as
         // `x & !(OR of the bits below)`, the OR of the bits below by a log-depth shift-OR
         // prefix, and its index encoded by an OR tree per index bit: no carry chain and no
         // N-deep priority chain.
-        self.rng_hi.next = 0.into();
-        self.rng_lo.next = 0.into();
-        for i in 0..N {
-            self.rng_hi.next = self.rng_hi.val().replace_bit(
-                i,
-                (i.to_bits::<16>() > self.start.val()) & (i.to_bits::<16>() < self.paths.val()),
-            );
-            self.rng_lo.next = self
-                .rng_lo
-                .val()
-                .replace_bit(i, i.to_bits::<16>() < self.start.val());
-        }
+        // Range masks as shifts of all-ones (barrel shifters: log depth, no carry chain):
+        // bits above `start` and below `paths`; bits below `start`.
+        self.rng_hi.next = (self.cfg_ones.val() << (self.start.val() + self.cfg_one.val()))
+            & !(self.cfg_ones.val() << self.paths.val());
+        self.rng_lo.next = !(self.cfg_ones.val() << self.start.val());
         self.cand_hi.next = !self.bm1.val() & self.rng_hi.val();
         self.cand_lo.next = !self.bm1.val() & self.rng_lo.val();
         self.pre_hi.next = self.cand_hi.val() << self.cfg_pow0.val();
