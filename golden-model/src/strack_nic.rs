@@ -45,7 +45,7 @@ pub struct In {
     pub tx_ready: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Out {
     /// The data packet (new, retransmitted or probe) sent this step.
     pub tx_data: Option<DataPkt>,

@@ -353,19 +353,32 @@ pub fn run_bare<B: CosimBlock>(dut: &mut dyn Dut, start_now: u32, stim: &[B::Sti
     acc
 }
 
-/// Run the model alone on the stimulus, with the same handshake (no RTL).
-pub fn run_model<B: CosimBlock>(m: &mut B, start_now: u32, stim: &[B::Stim]) -> u64 {
+/// The model alone through the stimulus, in the cycle-level handshake (no RTL); `each`
+/// sees every cycle's resolved inputs.
+fn step_model<B: CosimBlock>(
+    m: &mut B,
+    start_now: u32,
+    stim: &[B::Stim],
+    mut each: impl FnMut(B::Stim),
+) -> Coverage {
     let mut lat: Latency1<B::Regs> = Latency1::default();
     let mut pipe = DelayLine::new(B::LATENCY);
     let mut now = start_now;
     let mut cov = Coverage::default();
     for c in stim {
         now = now.wrapping_add(B::dt(c));
-        let c = &m.resolve(now, c);
-        let fired = (B::s_valid(c) && lat.s_ready(B::m_ready(c))).then(|| m.fire(now, c, &mut cov));
-        lat.clock(B::m_ready(c), pipe.shift(fired));
+        let c = m.resolve(now, c);
+        let fired =
+            (B::s_valid(&c) && lat.s_ready(B::m_ready(&c))).then(|| m.fire(now, &c, &mut cov));
+        lat.clock(B::m_ready(&c), pipe.shift(fired));
+        each(c);
     }
-    cov.0.len() as u64
+    cov
+}
+
+/// Run the model alone on the stimulus, with the same handshake (no RTL).
+pub fn run_model<B: CosimBlock>(m: &mut B, start_now: u32, stim: &[B::Stim]) -> u64 {
+    step_model(m, start_now, stim, |_| {}).0.len() as u64
 }
 
 /// The stimulus as the RTL sees it (each cycle through [`CosimBlock::resolve`], with the model
@@ -375,19 +388,8 @@ pub fn resolved_stimulus<B: CosimBlock>(
     start_now: u32,
     stim: &[B::Stim],
 ) -> Vec<B::Stim> {
-    let mut lat: Latency1<B::Regs> = Latency1::default();
-    let mut pipe = DelayLine::new(B::LATENCY);
-    let mut now = start_now;
-    let mut cov = Coverage::default();
     let mut out = Vec::with_capacity(stim.len());
-    for c in stim {
-        now = now.wrapping_add(B::dt(c));
-        let c = m.resolve(now, c);
-        let fired =
-            (B::s_valid(&c) && lat.s_ready(B::m_ready(&c))).then(|| m.fire(now, &c, &mut cov));
-        lat.clock(B::m_ready(&c), pipe.shift(fired));
-        out.push(c);
-    }
+    step_model(m, start_now, stim, |c| out.push(c));
     out
 }
 

@@ -112,68 +112,6 @@ impl Block {
             dark_until: 0,
         }
     }
-
-    /// A forged SACK of kind `kind` against the sender's current state.
-    fn forge(&self, kind: u8, roll: u64, now: u32) -> Sack {
-        let s = &self.sender;
-        let p = s.params();
-        let sb = p.sack_bits;
-        let una = s.snd_una;
-        let outs = s.outstanding();
-        let mut r = SplitMix64::new(roll);
-        let seg_mask = if sb >= 64 { u64::MAX } else { (1 << sb) - 1 };
-        let align = |psn: u32| psn & !(sb - 1) & PSN_MASK;
-        let mut k = Sack {
-            epsn: una,
-            sack_base: align(una),
-            bitmap: vec![r.next_u64() & seg_mask],
-            bytes_recvd: s.bytes_recvd,
-            ooo_count: r.below(2 * p.rx_window as u64) as u32,
-            entropy: 0,
-            ecn: false,
-            ts: now.wrapping_sub(r.below(30_000) as u32),
-            probe: r.chance(0.3),
-        };
-        let span = s.bytes_sent.wrapping_sub(s.bytes_recvd) as u64;
-        match kind {
-            // EPSN beyond snd_nxt.
-            0 => k.epsn = psn_add(s.snd_nxt, 1 + r.below(1000) as u32),
-            // A segment base off the sack_bits grid.
-            1 => k.sack_base = align(una) + 1 + r.below(sb as u64 - 1) as u32,
-            // More bytes than were ever sent.
-            2 => k.bytes_recvd = s.bytes_sent.wrapping_add(1 + r.below(5_000) as u32),
-            // A field wider than 24 bits.
-            3 => {
-                if r.chance(0.5) {
-                    k.epsn |= 1 << (24 + r.below(8));
-                } else {
-                    k.sack_base |= 1 << (24 + r.below(8));
-                }
-            }
-            // A stale EPSN (before snd_una).
-            4 => {
-                k.epsn = psn_sub(una, 1 + r.below(500) as u32);
-                k.sack_base = align(psn_sub(una, r.below(2 * sb as u64) as u32));
-            }
-            // A probe's answer, quickly back, acknowledging PSNs beyond snd_una.
-            5 => {
-                k.probe = true;
-                k.ts = now.wrapping_sub(r.below(2 * p.net_base_rtt_ns as u64) as u32);
-                k.sack_base = align(psn_add(una, r.below(outs as u64 + 1) as u32));
-            }
-            // Plausible: EPSN and segment anywhere around [snd_una, snd_nxt], a byte count a
-            // little ahead of the sender's view (it may push inflight below zero for a while).
-            _ => {
-                k.epsn = psn_add(una, r.below(outs as u64 + 1) as u32);
-                k.sack_base = align(psn_sub(
-                    psn_add(una, r.below(outs as u64 + 2 * sb as u64) as u32),
-                    sb,
-                ));
-                k.bytes_recvd = s.bytes_recvd.wrapping_add(r.below(span / 8 + 1) as u32);
-            }
-        }
-        k
-    }
 }
 
 impl CosimBlock for Block {
@@ -194,7 +132,7 @@ impl CosimBlock for Block {
     fn resolve(&self, now: u32, c: &Cycle) -> Cycle {
         let mut c = c.clone();
         c.sack = match c.forge {
-            Some(kind) => Some(self.forge(kind, c.roll, now)),
+            Some(kind) => Some(forge_sack(&self.sender, kind, c.roll, now)),
             None => self.sack_link.peek_due(self.clock.at(now)).cloned(),
         };
         c
@@ -413,6 +351,69 @@ pub fn set_new(dut: &mut dyn Dut, new_pkt: Option<NewPkt>, tx_ready: bool) {
     dut.set("s_new_len", n.len as u64);
     dut.set("s_new_ack_req", n.ack_req as u64);
     dut.set("s_tx_ready", tx_ready as u64);
+}
+
+/// A forged SACK of kind `kind` (0..8) against sender `s`'s current state: 0 EPSN beyond
+/// `snd_nxt`, 1 unaligned base, 2 bytes beyond those sent, 3 a field wider than 24 bits,
+/// 4 a stale EPSN, 5 a probe's quick answer, else plausible. Shared with the NIC's co-sim.
+pub fn forge_sack(s: &SackSender, kind: u8, roll: u64, now: u32) -> Sack {
+    let p = s.params();
+    let sb = p.sack_bits;
+    let una = s.snd_una;
+    let outs = s.outstanding();
+    let mut r = SplitMix64::new(roll);
+    let seg_mask = if sb >= 64 { u64::MAX } else { (1 << sb) - 1 };
+    let align = |psn: u32| psn & !(sb - 1) & PSN_MASK;
+    let mut k = Sack {
+        epsn: una,
+        sack_base: align(una),
+        bitmap: vec![r.next_u64() & seg_mask],
+        bytes_recvd: s.bytes_recvd,
+        ooo_count: r.below(2 * p.rx_window as u64) as u32,
+        entropy: 0,
+        ecn: false,
+        ts: now.wrapping_sub(r.below(30_000) as u32),
+        probe: r.chance(0.3),
+    };
+    let span = s.bytes_sent.wrapping_sub(s.bytes_recvd) as u64;
+    match kind {
+        // EPSN beyond snd_nxt.
+        0 => k.epsn = psn_add(s.snd_nxt, 1 + r.below(1000) as u32),
+        // A segment base off the sack_bits grid.
+        1 => k.sack_base = align(una) + 1 + r.below(sb as u64 - 1) as u32,
+        // More bytes than were ever sent.
+        2 => k.bytes_recvd = s.bytes_sent.wrapping_add(1 + r.below(5_000) as u32),
+        // A field wider than 24 bits.
+        3 => {
+            if r.chance(0.5) {
+                k.epsn |= 1 << (24 + r.below(8));
+            } else {
+                k.sack_base |= 1 << (24 + r.below(8));
+            }
+        }
+        // A stale EPSN (before snd_una).
+        4 => {
+            k.epsn = psn_sub(una, 1 + r.below(500) as u32);
+            k.sack_base = align(psn_sub(una, r.below(2 * sb as u64) as u32));
+        }
+        // A probe's answer, quickly back, acknowledging PSNs beyond snd_una.
+        5 => {
+            k.probe = true;
+            k.ts = now.wrapping_sub(r.below(2 * p.net_base_rtt_ns as u64) as u32);
+            k.sack_base = align(psn_add(una, r.below(outs as u64 + 1) as u32));
+        }
+        // Plausible: EPSN and segment anywhere around [snd_una, snd_nxt], a byte count a
+        // little ahead of the sender's view (it may push inflight below zero for a while).
+        _ => {
+            k.epsn = psn_add(una, r.below(outs as u64 + 1) as u32);
+            k.sack_base = align(psn_sub(
+                psn_add(una, r.below(outs as u64 + 2 * sb as u64) as u32),
+                sb,
+            ));
+            k.bytes_recvd = s.bytes_recvd.wrapping_add(r.below(span / 8 + 1) as u32);
+        }
+    }
+    k
 }
 
 // ------------------------------------------------------------------ stimulus

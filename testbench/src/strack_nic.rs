@@ -8,7 +8,7 @@ use golden_model::cwnd_unit::Branch;
 use golden_model::rng::SplitMix64;
 use golden_model::sack_receiver::{DataPkt, Sack, Verdict};
 use golden_model::sack_sender::{LossKind, NewPkt, SackVerdict, TxKind};
-use golden_model::seq::{psn_add, psn_sub, PSN_MASK};
+use golden_model::seq::{psn_add, psn_sub};
 use golden_model::strack_nic::{self, StrackNic};
 use proptest::prelude::*;
 use strack_config::Config;
@@ -16,7 +16,7 @@ use strack_config::Config;
 use crate::cwnd_unit::branch_code;
 use crate::env::{AbsClock, Link};
 use crate::sack_receiver::verdict_code;
-use crate::sack_sender::{set_new, set_sack};
+use crate::sack_sender::{forge_sack, set_new, set_sack};
 use crate::{CosimBlock, Coverage, Dut, Latency1, PortValues};
 
 /// Per-case knobs of the environment (carried by every cycle).
@@ -72,8 +72,15 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "idle_cycle",
 ];
 
-#[derive(Debug, Clone, Default)]
+/// A step's result as port values; the default is every port at 0 (no step completed).
+#[derive(Debug, Clone)]
 pub struct Regs(Vec<(&'static str, u64)>);
+
+impl Default for Regs {
+    fn default() -> Self {
+        Regs(ports_of(&strack_nic::Out::default()))
+    }
+}
 
 /// Our model NIC, the peer, and the links between them.
 pub struct Block {
@@ -101,37 +108,17 @@ impl Block {
         }
     }
 
+    /// The sender co-sim's forged SACK, plus the entropy and ECN echo the NIC also reads
+    /// (now and then an entropy beyond 16 bits).
     fn forge_sack(&self, kind: u8, roll: u64, now: u32) -> Sack {
-        let s = &self.nic.sender;
-        let sb = s.params().sack_bits;
-        let mut r = SplitMix64::new(roll);
-        let align = |psn: u32| psn & !(sb - 1) & PSN_MASK;
-        let outs = s.outstanding();
-        let mask = if sb >= 64 { u64::MAX } else { (1 << sb) - 1 };
-        let mut k = Sack {
-            epsn: psn_add(s.snd_una, r.below(outs as u64 + 1) as u32),
-            sack_base: align(psn_add(s.snd_una, r.below(outs as u64 + 1) as u32)),
-            bitmap: vec![r.next_u64() & mask],
-            bytes_recvd: s.bytes_recvd.wrapping_add(
-                r.below(s.bytes_sent.wrapping_sub(s.bytes_recvd) as u64 / 8 + 1) as u32,
-            ),
-            ooo_count: r.below(2 * s.params().rx_window as u64) as u32,
-            entropy: if r.chance(0.1) {
-                r.next_u64() as u32
-            } else {
-                r.below(64) as u32
-            },
-            ecn: r.chance(0.3),
-            ts: now.wrapping_sub(r.below(200_000) as u32),
-            probe: r.chance(0.2),
+        let mut k = forge_sack(&self.nic.sender, kind, roll, now);
+        let mut r = SplitMix64::new(roll ^ 0xEC40);
+        k.entropy = if r.chance(0.1) {
+            r.next_u64() as u32
+        } else {
+            r.below(64) as u32
         };
-        match kind {
-            0 => k.epsn = psn_add(s.snd_nxt, 1 + r.below(1000) as u32),
-            1 => k.sack_base = align(s.snd_una) + 1 + r.below(sb as u64 - 1) as u32,
-            2 => k.bytes_recvd = s.bytes_sent.wrapping_add(1 + r.below(5_000) as u32),
-            3 => k.epsn |= 1 << (24 + r.below(8)),
-            _ => {}
-        }
+        k.ecn = r.chance(0.3);
         k
     }
 
@@ -272,23 +259,7 @@ impl CosimBlock for Block {
 
     fn expected(&self, lat: &Latency1<Regs>, _m_ready: bool) -> PortValues {
         let mut v = vec![("m_valid", lat.m_valid as u64)];
-        if lat.m_valid {
-            v.extend(lat.out.0.iter().copied());
-        } else {
-            v.extend(ports_of(&golden_model::strack_nic::Out {
-                tx_data: None,
-                tx_kind: None,
-                new_accepted: false,
-                tx_sack: None,
-                rx_verdict: None,
-                sack_verdict: None,
-                cwnd_branch: None,
-                loss: None,
-                cwnd_q: 0,
-                inflight: 0,
-                recovery: false,
-            }));
-        }
+        v.extend(lat.out.0.iter().copied());
         v
     }
 
