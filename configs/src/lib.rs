@@ -44,6 +44,7 @@ pub struct Config {
     pub cwnd_unit: CwndUnitConfig,
     pub sack: SackConfig,
     pub fixed_point: FixedPointConfig,
+    pub load_table: LoadTableConfig,
 }
 
 /// The network the NIC sits in.
@@ -168,6 +169,39 @@ impl Default for FixedPointConfig {
         }
     }
 }
+
+/// Switch load table of the MLCC flow scheduler (`../shared/spec/load-table.md`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LoadTableConfig {
+    /// Egress links of the switch, one table row each (1..=4096).
+    pub links: u32,
+    /// Future time slots per row, `K` (2..=16; the paper uses 10).
+    pub slots: u32,
+    /// Width of one load entry, bits: 8, 16 or 32. A packet's deltas are `load_bits + 1`-bit
+    /// two's complement; the path-load field's elements are `load_bits + 4` bits.
+    pub load_bits: u32,
+    /// What one unit of a load entry means, Mb/s (1..=100000).
+    pub rate_unit_mbps: u32,
+    /// A time slot lasts `2^slot_log2_ns` ns (10..=36; 26 is 67.1 ms, near the paper's 60 ms).
+    pub slot_log2_ns: u32,
+}
+
+impl Default for LoadTableConfig {
+    fn default() -> Self {
+        LoadTableConfig {
+            links: 64,
+            slots: 10,
+            load_bits: 16,
+            rate_unit_mbps: 100,
+            slot_log2_ns: 26,
+        }
+    }
+}
+
+/// Extra bits of a path-load element over a load entry: a path of up to 16 hops of saturated
+/// links adds up without saturating the field.
+pub const PATH_LOAD_EXTRA_BITS: u32 = 4;
 
 /// One refused value: which field, what it was, what is allowed.
 #[derive(Debug, Clone, PartialEq)]
@@ -353,6 +387,27 @@ impl Config {
         ewma_shift_of(self.cwnd_unit.ewma).unwrap_or(0)
     }
 
+    /// Width of a load-table delta element (`load_bits + 1`, two's complement).
+    pub fn delta_bits(&self) -> u32 {
+        self.load_table.load_bits + 1
+    }
+    /// Width of a path-load element (`load_bits + 4`).
+    pub fn path_load_bits(&self) -> u32 {
+        self.load_table.load_bits + PATH_LOAD_EXTRA_BITS
+    }
+    /// Largest load entry, `2^load_bits - 1`.
+    pub fn load_max(&self) -> u64 {
+        (1u64 << self.load_table.load_bits) - 1
+    }
+    /// Largest path-load element, `2^(load_bits + 4) - 1`.
+    pub fn path_load_max(&self) -> u64 {
+        (1u64 << self.path_load_bits()) - 1
+    }
+    /// Slot length, ns.
+    pub fn slot_ns(&self) -> u64 {
+        1u64 << self.load_table.slot_log2_ns
+    }
+
     /// Fixed-point constants of the cwnd unit. Call on a validated config.
     pub fn cwnd_constants(&self) -> CwndConstants {
         let cf = self.fixed_point.cwnd_frac_bits;
@@ -523,6 +578,25 @@ impl Config {
             4,
             12,
         );
+
+        let t = &self.load_table;
+        range(&mut bad, "load_table.links", t.links, 1, 4096);
+        range(&mut bad, "load_table.slots", t.slots, 2, 16);
+        if ![8, 16, 32].contains(&t.load_bits) {
+            bad(
+                "load_table.load_bits",
+                t.load_bits.to_string(),
+                "must be 8, 16 or 32".into(),
+            );
+        }
+        range(
+            &mut bad,
+            "load_table.rate_unit_mbps",
+            t.rate_unit_mbps,
+            1,
+            100_000,
+        );
+        range(&mut bad, "load_table.slot_log2_ns", t.slot_log2_ns, 10, 36);
 
         // Width checks on derived constants only make sense once their inputs are legal.
         if errs_is_empty_for_widths(self) {

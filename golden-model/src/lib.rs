@@ -12,10 +12,12 @@
 //! | [`sack_sender`] | section 3 (sender) | Section 3.3.2 |
 //! | [`strack_nic`] | all of the above, one connection | Algorithm 1 |
 //! | [`loopback`] | two NICs over a model link | - |
+//! | [`load_table`] | `load-table.md` section 1 | MLCC Section IV-A, Fig. 5 |
 
 pub mod cwnd_unit;
 pub mod entropy_bitmap;
 pub mod fixed;
+pub mod load_table;
 pub mod loopback;
 pub mod rng;
 pub mod sack_receiver;
