@@ -9,6 +9,7 @@ pub mod cwnd_unit;
 pub mod entropy_bitmap;
 #[cfg(test)]
 mod gate;
+pub mod load_table;
 pub mod sack_receiver;
 pub mod sack_sender;
 pub mod strack_nic;
@@ -23,6 +24,7 @@ pub const BLOCKS: &[&str] = &[
     "cwnd_unit",
     "sack_receiver",
     "sack_sender",
+    "load_table",
 ];
 
 /// A deliberate defect, for the co-simulation's self-test only (proves a broken RTL fails).
@@ -36,6 +38,9 @@ pub enum Fault {
     SackReceiverNoHeadFill,
     /// `sack_sender`: the OOO-count loss detector never fires.
     SackSenderNoOoo,
+    /// `load_table`: the read-modify-write forwarding is off (back-to-back packets on one link
+    /// read a stale row).
+    LoadTableNoForward,
 }
 
 /// Generation options beyond the config.
@@ -113,6 +118,7 @@ fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlE
         "sack_receiver" => sack_receiver_block(cfg, opts),
         "sack_sender" => sack_sender_block(cfg, opts),
         "strack_nic" => strack_nic_block(cfg, opts),
+        "load_table" => load_table_block(cfg, opts),
         _ => Err(HdlError::UnknownBlock {
             block: name.to_string(),
             known: BLOCKS.join(", "),
@@ -253,6 +259,53 @@ fn sack_sender_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     }
     let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);
     sack_block("sack_sender", cfg, opts, || sack_dispatch!(w, sb, make))
+}
+
+/// Calls `$make!(K, W)` for the legal `(slots, load_bits)` pair `($k, $w)`; `None` otherwise.
+macro_rules! load_table_dispatch {
+    ($k:expr, $w:expr, $make:ident) => {
+        load_table_dispatch!(@pairs $k, $w, $make;
+            2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+    };
+    (@pairs $k:expr, $w:expr, $make:ident; $($K:literal),*) => {
+        match ($k, $w) {
+            $( ($K, 8) => Some($make!($K, 8)),
+               ($K, 16) => Some($make!($K, 16)),
+               ($K, 32) => Some($make!($K, 32)), )*
+            _ => None,
+        }
+    };
+}
+
+fn load_table_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
+    use load_table::{LoadTableRtl as L, EPOCH_BITS as E};
+    let links = cfg.load_table.links;
+    let fault = opts.fault == Some(Fault::LoadTableNoForward);
+    macro_rules! make {
+        ($K:literal, $W:literal) => {
+            emit(L::<
+                $K,
+                $W,
+                { $W + 1 },
+                { $W + 2 },
+                { $W + 4 },
+                { $W + 5 },
+                { $K * $W },
+                { $K * ($W + 1) },
+                { $K * ($W + 4) },
+                { $K * $W + E },
+            >::new(links, fault))
+        };
+    }
+    let (k, w) = (cfg.load_table.slots, cfg.load_table.load_bits);
+    let raw = load_table_dispatch!(k, w, make).ok_or_else(|| HdlError::Config {
+        block: "load_table".into(),
+        message: format!(
+            "`load_table.slots` = {k}, `load_table.load_bits` = {w}: need slots in 2..=16 and \
+             load_bits 8, 16 or 32"
+        ),
+    })?;
+    Ok(finish("load_table", &raw, 2))
 }
 
 /// The composed NIC: the glue (rust-hdl) and the four blocks under `strack_nic__*` names,
