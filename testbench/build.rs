@@ -112,6 +112,41 @@ const DESIGNS: &[Design] = &[
         initial_psn: SACK_INITIAL_PSN,
     },
     Design {
+        name: "load_table_4x4",
+        block: "load_table",
+        config: load_table_4x4_config,
+        fault: None,
+        initial_psn: 0,
+    },
+    Design {
+        name: "load_table_8x10",
+        block: "load_table",
+        config: load_table_8x10_config,
+        fault: None,
+        initial_psn: 0,
+    },
+    Design {
+        name: "load_table_64x16",
+        block: "load_table",
+        config: load_table_64x16_config,
+        fault: None,
+        initial_psn: 0,
+    },
+    Design {
+        name: "load_table_default",
+        block: "load_table",
+        config: Config::default,
+        fault: None,
+        initial_psn: 0,
+    },
+    Design {
+        name: "load_table_broken",
+        block: "load_table",
+        config: load_table_4x4_config,
+        fault: Some(Fault::LoadTableNoForward),
+        initial_psn: 0,
+    },
+    Design {
         name: "strack_nic_default",
         block: "strack_nic",
         config: Config::default,
@@ -433,6 +468,36 @@ fn rust_binding(name: &str, block: &str, latency: u32, ports: &[Port]) -> String
     let _ = writeln!(
         s,
         "        _ => panic!(\"{name}: no narrow output port {{port}}\"), }} }}"
+    );
+    let _ = writeln!(
+        s,
+        "    fn set_words(&mut self, port: &str, w: &[u32]) {{ match port {{"
+    );
+    for p in ports.iter().filter(|p| p.dir == Dir::Input && p.width > 64) {
+        let _ = writeln!(
+            s,
+            "        \"{0}\" => self.set_{0}(w.try_into().expect(\"{0}: {1} words\")),",
+            p.name,
+            words(p.width)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "        _ => panic!(\"{name}: no wide input port {{port}}\"), }} }}"
+    );
+    let _ = writeln!(
+        s,
+        "    fn get_words(&self, port: &str) -> Vec<u32> {{ match port {{"
+    );
+    for p in ports
+        .iter()
+        .filter(|p| p.dir == Dir::Output && p.width > 64)
+    {
+        let _ = writeln!(s, "        \"{0}\" => self.{0}().to_vec(),", p.name);
+    }
+    let _ = writeln!(
+        s,
+        "        _ => panic!(\"{name}: no wide output port {{port}}\"), }} }}"
     );
     let _ = writeln!(s, "}}");
     let _ = writeln!(

@@ -338,7 +338,10 @@ mod tests {
         assert_eq!(pmax, 4095);
         let o = t.step(&feedback(0, &[4000, 4000]));
         assert_eq!(o.path_load, vec![4095, 4001]);
-        assert_eq!(t.sat_count, 0, "path-load saturation is not a table saturation");
+        assert_eq!(
+            t.sat_count, 0,
+            "path-load saturation is not a table saturation"
+        );
     }
 
     #[test]
@@ -367,7 +370,11 @@ mod tests {
         let mut t = table(4, 3, 8);
         t.step(&update(2, &[1, 2, 3]));
         let before = t.rows.clone();
-        let mut bads = vec![update(4, &[1, 1, 1]), update(2, &[1, 1]), update(2, &[1, 1, 256])];
+        let mut bads = vec![
+            update(4, &[1, 1, 1]),
+            update(2, &[1, 1]),
+            update(2, &[1, 1, 256]),
+        ];
         bads.push(update(2, &[-257, 0, 0]));
         let mut f = feedback(2, &[1, 2, 3]);
         if let Some(p) = &mut f.pkt {

@@ -454,7 +454,8 @@ impl<
             self.e_cur.next = self.cur_w.val().get_bits::<W>(0);
             self.e_dl.next = self.dl_w.val().get_bits::<W1>(0);
             self.e_pl.next = self.pl_w.val().get_bits::<PW>(0);
-            self.e_sum.next = bit_cast::<W2, W>(self.e_cur.val()) + bit_cast::<W2, W1>(self.e_dl.val());
+            self.e_sum.next =
+                bit_cast::<W2, W>(self.e_cur.val()) + bit_cast::<W2, W1>(self.e_dl.val());
             if self.e_dl.val().get_bit(self.cfg_idx_w.val().index()) {
                 self.e_sum.next = bit_cast::<W2, W>(self.e_cur.val())
                     + (bit_cast::<W2, W1>(self.e_dl.val()) | self.cfg_sext.val());

@@ -49,3 +49,31 @@ pub fn small_nic_config() -> strack_config::Config {
     c.cwnd_unit.max_cwnd_bytes = Some(16_384);
     c
 }
+
+/// The load table's sweep: (links, slots, load_bits). 8-bit loads saturate quickly; 4 links
+/// make back-to-back packets on one link common.
+pub fn load_table_4x4_config() -> strack_config::Config {
+    let mut c = strack_config::Config::default();
+    c.load_table.links = 4;
+    c.load_table.slots = 4;
+    c.load_table.load_bits = 8;
+    c
+}
+
+/// 8 links of 10 slots (the paper's K), 16-bit loads.
+pub fn load_table_8x10_config() -> strack_config::Config {
+    let mut c = strack_config::Config::default();
+    c.load_table.links = 8;
+    c.load_table.slots = 10;
+    c.load_table.load_bits = 16;
+    c
+}
+
+/// 64 links of 16 slots, 16-bit loads: the largest table the issue names.
+pub fn load_table_64x16_config() -> strack_config::Config {
+    let mut c = strack_config::Config::default();
+    c.load_table.links = 64;
+    c.load_table.slots = 16;
+    c.load_table.load_bits = 16;
+    c
+}

@@ -12,6 +12,7 @@ pub mod cwnd_unit;
 pub mod designs;
 pub mod entropy_bitmap;
 pub mod env;
+pub mod load_table;
 pub mod sack_receiver;
 pub mod sack_sender;
 pub mod strack_nic;
@@ -40,6 +41,10 @@ pub trait Dut {
     fn set(&mut self, port: &str, v: u64);
     /// Read a narrow (<= 64-bit) output.
     fn get(&self, port: &str) -> u64;
+    /// Set a wide (> 64-bit) input, 32-bit words, least significant first.
+    fn set_words(&mut self, port: &str, w: &[u32]);
+    /// Read a wide (> 64-bit) output, 32-bit words, least significant first.
+    fn get_words(&self, port: &str) -> Vec<u32>;
 
     /// Settle the combinational logic with the clock low (inputs already set).
     fn settle(&mut self) {
@@ -152,25 +157,47 @@ impl std::fmt::Display for Mismatch {
 /// port of the design exactly once (checked), so no port escapes the comparison.
 pub fn compare(dut: &dyn Dut, expected: &PortValues) -> Result<(), Vec<(&'static str, u64, u64)>> {
     let outputs: Vec<&PortInfo> = dut.ports().iter().filter(|p| p.output).collect();
+    let chunks: usize = outputs.iter().map(|p| p.width.div_ceil(64) as usize).sum();
     assert_eq!(
-        outputs.len(),
+        chunks,
         expected.len(),
-        "{}: the model wrapper gives {} output values for {} output ports",
+        "{}: the model wrapper gives {} output values for {} output ports ({} 64-bit chunks)",
         dut.name(),
         expected.len(),
-        outputs.len()
+        outputs.len(),
+        chunks
     );
     let mut rows = Vec::with_capacity(expected.len());
     let mut bad = false;
     for p in outputs {
-        let e = expected
+        // A wide port is compared as 64-bit chunks, least significant first; `expected`
+        // names it once per chunk.
+        let want: Vec<u64> = expected
             .iter()
-            .find(|(n, _)| *n == p.name)
-            .unwrap_or_else(|| panic!("{}: no expected value for output {}", dut.name(), p.name))
-            .1;
-        let a = dut.get(p.name);
-        bad |= e != a;
-        rows.push((p.name, e, a));
+            .filter(|(n, _)| *n == p.name)
+            .map(|(_, v)| *v)
+            .collect();
+        let got: Vec<u64> = if p.width > 64 {
+            dut.get_words(p.name)
+                .chunks(2)
+                .map(|c| c[0] as u64 | (c.get(1).copied().unwrap_or(0) as u64) << 32)
+                .collect()
+        } else {
+            vec![dut.get(p.name)]
+        };
+        assert_eq!(
+            want.len(),
+            got.len(),
+            "{}: {} expected value(s) for output {} ({} bits)",
+            dut.name(),
+            want.len(),
+            p.name,
+            p.width
+        );
+        for (e, a) in want.into_iter().zip(got) {
+            bad |= e != a;
+            rows.push((p.name, e, a));
+        }
     }
     if bad {
         Err(rows)

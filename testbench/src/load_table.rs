@@ -1,0 +1,374 @@
+//! Co-simulation of `load_table`: stimulus with hot-link bursts, ticks at random times (alone
+//! and with packets), saturating deltas and out-of-range links; coverage; the model's side.
+//!
+//! The block is a free-running pipeline (latency 2, no handshake), so every cycle is an event
+//! for the harness: the cycle's tick and packet (if any) step the model, and the result
+//! reaches the output stage two cycles later, `m_valid` low when there was no packet.
+
+use golden_model::load_table::{self as model, LoadTable, Packet};
+use proptest::prelude::*;
+use strack_config::Config;
+
+use crate::{CosimBlock, Coverage, Dut, Latency1, PortValues};
+
+/// One clock cycle: the model's input plus noise for the data inputs when no packet is offered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cycle {
+    pub input: model::In,
+    pub noise: u64,
+}
+
+pub const COVERAGE_POINTS: &[&str] = &[
+    "update",
+    "feedback",
+    "update_and_feedback",
+    "neither",
+    "bad_link",
+    "sat_high",
+    "sat_low",
+    "path_saturated",
+    "tick_alone",
+    "tick_with_packet",
+    "back_to_back_same_link",
+    "same_link_two_apart",
+    "row_aged_partly",
+    "row_aged_out",
+    "no_packet",
+];
+
+/// Widths of the design's fields.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape {
+    pub links: u32,
+    pub slots: usize,
+    pub load_bits: u32,
+}
+
+impl Shape {
+    pub fn of(cfg: &Config) -> Self {
+        Shape {
+            links: cfg.load_table.links,
+            slots: cfg.load_table.slots as usize,
+            load_bits: cfg.load_table.load_bits,
+        }
+    }
+    fn delta_bits(&self) -> u32 {
+        self.load_bits + 1
+    }
+    fn path_bits(&self) -> u32 {
+        self.load_bits + strack_config::PATH_LOAD_EXTRA_BITS
+    }
+}
+
+/// `values` (each masked to `width` bits), element 0 in the low bits, as 64-bit chunks.
+pub fn pack(values: impl IntoIterator<Item = u64>, width: u32, n: usize) -> Vec<u64> {
+    let total = width as usize * n;
+    let mut out = vec![0u64; total.div_ceil(64)];
+    let mask = if width == 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    for (i, v) in values.into_iter().enumerate().take(n) {
+        let (at, v) = (i * width as usize, v & mask);
+        out[at / 64] |= v << (at % 64);
+        if at % 64 + width as usize > 64 {
+            out[at / 64 + 1] |= v >> (64 - at % 64);
+        }
+    }
+    out
+}
+
+fn set_field(dut: &mut dyn Dut, port: &'static str, chunks: &[u64]) {
+    if chunks.len() == 1 {
+        dut.set(port, chunks[0]);
+    } else {
+        let words: Vec<u32> = chunks
+            .iter()
+            .flat_map(|c| [*c as u32, (*c >> 32) as u32])
+            .collect();
+        let need = dut
+            .ports()
+            .iter()
+            .find(|p| p.name == port)
+            .map_or(0, |p| p.width.div_ceil(32) as usize);
+        dut.set_words(port, &words[..need]);
+    }
+}
+
+/// The result of one cycle as output-port values.
+#[derive(Debug, Clone, Default)]
+pub struct Regs {
+    valid: bool,
+    bad: bool,
+    path: Vec<u64>,
+    row: Vec<u64>,
+    sat_mask: u64,
+    sat_count: u64,
+    bad_count: u64,
+}
+
+/// The golden model on the co-sim's side, plus what coverage needs to know about the rows.
+pub struct Block {
+    pub model: LoadTable,
+    shape: Shape,
+    /// Tick count when each row was last written (for the aging coverage).
+    written_at: Vec<Option<u64>>,
+    /// The links of the last two cycles' update packets.
+    recent: [Option<u32>; 2],
+}
+
+impl Block {
+    pub fn new(cfg: &Config) -> Self {
+        let shape = Shape::of(cfg);
+        Block {
+            model: LoadTable::from_config(cfg),
+            shape,
+            written_at: vec![None; shape.links as usize],
+            recent: [None, None],
+        }
+    }
+}
+
+impl CosimBlock for Block {
+    type Stim = Cycle;
+    type Regs = Regs;
+    const COVERAGE_POINTS: &'static [&'static str] = COVERAGE_POINTS;
+    const LATENCY: usize = 2;
+
+    fn dt(_: &Cycle) -> u32 {
+        1
+    }
+    fn s_valid(_: &Cycle) -> bool {
+        true
+    }
+    fn m_ready(_: &Cycle) -> bool {
+        true
+    }
+
+    fn drive(dut: &mut dyn Dut, _now: u32, c: &Cycle) {
+        // The port widths give K and the load width W: m_row is K * W bits, s_deltas K * (W + 1).
+        let width = |n: &str| {
+            dut.ports()
+                .iter()
+                .find(|p| p.name == n)
+                .map_or(0, |p| p.width)
+        };
+        let (row_w, d_w) = (width("m_row"), width("s_deltas"));
+        let k = (d_w - row_w) as usize;
+        let shape = Shape {
+            links: 0,
+            slots: k,
+            load_bits: row_w / k as u32,
+        };
+        dut.set("s_tick", c.input.tick as u64);
+        match &c.input.pkt {
+            Some(p) => {
+                dut.set("s_valid", 1);
+                dut.set("s_link", p.link as u64);
+                dut.set("s_update", p.update as u64);
+                dut.set("s_feedback", p.feedback as u64);
+                let d = pack(p.deltas.iter().map(|d| *d as u64), shape.delta_bits(), k);
+                set_field(dut, "s_deltas", &d);
+                let pl = pack(p.path_load.iter().copied(), shape.path_bits(), k);
+                set_field(dut, "s_path_load", &pl);
+            }
+            None => {
+                // Garbage everywhere but s_valid: none of it may be taken.
+                dut.set("s_valid", 0);
+                let mut r = golden_model::rng::SplitMix64::new(c.noise);
+                dut.set("s_link", r.next_u64() & 0xFFFF);
+                dut.set("s_update", r.next_u64() & 1);
+                dut.set("s_feedback", r.next_u64() & 1);
+                let d: Vec<u64> = (0..k).map(|_| r.next_u64()).collect();
+                set_field(dut, "s_deltas", &pack(d, shape.delta_bits(), k));
+                let pl: Vec<u64> = (0..k).map(|_| r.next_u64()).collect();
+                set_field(dut, "s_path_load", &pack(pl, shape.path_bits(), k));
+            }
+        }
+    }
+
+    fn expected(&self, lat: &Latency1<Regs>, _m_ready: bool) -> PortValues {
+        let o = &lat.out;
+        let k = self.shape.slots;
+        let path = if o.path.is_empty() {
+            pack([], self.shape.path_bits(), k)
+        } else {
+            o.path.clone()
+        };
+        let row = if o.row.is_empty() {
+            pack([], self.shape.load_bits, k)
+        } else {
+            o.row.clone()
+        };
+        let mut v: PortValues = vec![("m_valid", o.valid as u64), ("m_bad", o.bad as u64)];
+        v.extend(path.into_iter().map(|c| ("m_path_load", c)));
+        v.extend(row.into_iter().map(|c| ("m_row", c)));
+        v.extend([
+            ("m_sat_mask", o.sat_mask),
+            ("status_sat_count", o.sat_count & 0xFFFF_FFFF),
+            ("status_bad_count", o.bad_count & 0xFFFF_FFFF),
+            // The tick counter is one stage ahead of the packet results.
+            ("status_tick_count", self.model.counters.ticks & 0xFFFF_FFFF),
+        ]);
+        v
+    }
+
+    fn fire(&mut self, _now: u32, c: &Cycle, cov: &mut Coverage) -> Regs {
+        let sh = self.shape;
+        let i = &c.input;
+        if i.tick {
+            cov.hit(if i.pkt.is_some() {
+                "tick_with_packet"
+            } else {
+                "tick_alone"
+            });
+        }
+        let before_ticks = self.model.counters.ticks + i.tick as u64;
+        let o = self.model.step(i);
+        let mut upd_link = None;
+        match &i.pkt {
+            None => cov.hit("no_packet"),
+            Some(p) => {
+                if o.bad {
+                    cov.hit("bad_link");
+                } else {
+                    cov.hit(match (p.update, p.feedback) {
+                        (true, true) => "update_and_feedback",
+                        (true, false) => "update",
+                        (false, true) => "feedback",
+                        (false, false) => "neither",
+                    });
+                    if let Some(at) = self.written_at[p.link as usize] {
+                        let age = before_ticks - at;
+                        if age >= sh.slots as u64 {
+                            cov.hit("row_aged_out");
+                        } else if age > 0 {
+                            cov.hit("row_aged_partly");
+                        }
+                    }
+                    if self.recent[0] == Some(p.link) {
+                        cov.hit("back_to_back_same_link");
+                    } else if self.recent[1] == Some(p.link) {
+                        cov.hit("same_link_two_apart");
+                    }
+                    if p.update {
+                        upd_link = Some(p.link);
+                        self.written_at[p.link as usize] = Some(before_ticks);
+                        let max = (1u64 << sh.load_bits) - 1;
+                        for (k, v) in o.row.iter().enumerate() {
+                            if o.sat_mask >> k & 1 == 1 {
+                                assert!(
+                                    *v == 0 || *v == max,
+                                    "a saturated entry is 0 or the maximum"
+                                );
+                                cov.hit(if *v == 0 { "sat_low" } else { "sat_high" });
+                            }
+                        }
+                    }
+                    if p.feedback && o.path_load.iter().any(|v| *v == (1 << sh.path_bits()) - 1) {
+                        cov.hit("path_saturated");
+                    }
+                }
+            }
+        }
+        self.recent = [upd_link, self.recent[0]];
+        Regs {
+            valid: o.valid,
+            bad: o.bad,
+            path: if o.valid {
+                pack(o.path_load.iter().copied(), sh.path_bits(), sh.slots)
+            } else {
+                Vec::new()
+            },
+            row: if o.row.is_empty() {
+                Vec::new()
+            } else {
+                pack(o.row.iter().copied(), sh.load_bits, sh.slots)
+            },
+            sat_mask: o.sat_mask as u64,
+            sat_count: self.model.sat_count,
+            bad_count: self.model.bad_count,
+        }
+    }
+}
+
+/// A packet on `link` with random contents: deltas mostly small, sometimes at the extremes
+/// (so both saturations happen), path loads sometimes near the top of their field.
+fn packet(sh: Shape, link: impl Strategy<Value = u32>) -> impl Strategy<Value = Packet> {
+    let lo = -(1i64 << sh.load_bits);
+    let hi = (1i64 << sh.load_bits) - 1;
+    let small = (1i64 << sh.load_bits) / 16;
+    // Most packets carry small changes; one in eight also carries extremes, so rows reach
+    // both saturations without sitting there.
+    let small_delta = -small..=small * 2;
+    let wild_delta = prop_oneof![4 => -small..=small, 1 => Just(hi), 1 => Just(lo), 1 => lo..=hi];
+    let deltas = prop_oneof![
+        7 => prop::collection::vec(small_delta, sh.slots),
+        1 => prop::collection::vec(wild_delta, sh.slots),
+    ];
+    let pmax = (1u64 << sh.path_bits()) - 1;
+    let path = prop_oneof![3 => 0..=pmax / 4, 1 => pmax - pmax / 64..=pmax];
+    (
+        link,
+        prop::bool::weighted(0.7),
+        deltas,
+        prop::bool::weighted(0.5),
+        prop::collection::vec(path, sh.slots),
+    )
+        .prop_map(|(link, update, deltas, feedback, path_load)| Packet {
+            link,
+            update,
+            deltas,
+            feedback,
+            path_load,
+        })
+}
+
+/// A link index: mostly in range, sometimes just past it or far out.
+fn any_link(sh: Shape) -> impl Strategy<Value = u32> {
+    prop_oneof![
+        20 => 0..sh.links,
+        1 => sh.links..sh.links + 4,
+        1 => Just(0xFFFF_u32),
+    ]
+}
+
+/// One stretch of traffic: a hot-link burst, mixed traffic with idle cycles, or a run of
+/// ticks (long enough to age whole rows out).
+fn segment(sh: Shape) -> impl Strategy<Value = Vec<Cycle>> {
+    let k = sh.slots;
+    let cycle = move |pkt: BoxedStrategy<Option<Packet>>, tick_p: f64| {
+        (prop::bool::weighted(tick_p), pkt, any::<u64>())
+            .prop_map(|(tick, pkt, noise)| Cycle {
+                input: model::In { tick, pkt },
+                noise,
+            })
+            .boxed()
+    };
+    let hot = (0..sh.links).prop_flat_map(move |l| {
+        prop::collection::vec(
+            cycle(
+                prop::option::weighted(0.95, packet(sh, Just(l))).boxed(),
+                0.03,
+            ),
+            4..60,
+        )
+    });
+    let mixed = prop::collection::vec(
+        cycle(
+            prop::option::weighted(0.7, packet(sh, any_link(sh))).boxed(),
+            0.02,
+        ),
+        10..80,
+    );
+    let ticks = prop::collection::vec(cycle(Just(None).boxed(), 1.0), 1..k + 3);
+    prop_oneof![4 => hot, 4 => mixed, 1 => ticks]
+}
+
+/// Random stimulus of about `len` cycles.
+pub fn stimulus(cfg: &Config, len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<Cycle>> {
+    let sh = Shape::of(cfg);
+    let n = (len.start / 40).max(1)..(len.end / 40).max(2);
+    prop::collection::vec(segment(sh), n).prop_map(|v| v.into_iter().flatten().collect())
+}
