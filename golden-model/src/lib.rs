@@ -13,6 +13,7 @@
 //! | [`strack_nic`] | all of the above, one connection | Algorithm 1 |
 //! | [`loopback`] | two NICs over a model link | - |
 //! | [`load_table`] | `load-table.md` section 1 | MLCC Section IV-A, Fig. 5 |
+//! | [`scheduler`] | `load-table.md` section 2 | MLCC Algorithms 1, 2, Fig. 6 |
 
 pub mod cwnd_unit;
 pub mod entropy_bitmap;
@@ -22,6 +23,7 @@ pub mod loopback;
 pub mod rng;
 pub mod sack_receiver;
 pub mod sack_sender;
+pub mod scheduler;
 pub mod seq;
 pub mod strack_nic;
 
