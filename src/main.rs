@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use golden_model::loopback::{self, LinkParams, Message, Scenario};
-use golden_model::{cwnd_unit, entropy_bitmap, sack_receiver, sack_sender, strack_nic};
+use golden_model::scheduler::{self, Scheduler};
+use golden_model::{cwnd_unit, entropy_bitmap, load_table, sack_receiver, sack_sender, strack_nic};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use strack_config::Config;
@@ -30,6 +31,18 @@ enum Cmd {
     /// Run the golden model.
     #[command(subcommand)]
     Model(ModelCmd),
+    /// Run the MLCC host scheduler (Algorithms 1 and 2) on a set of links and flows and print
+    /// each flow's K-slot plan and the deltas its packets carry (schema: docs/scheduler.md).
+    Schedule {
+        /// JSON description of the links and flows.
+        #[arg(long)]
+        flows: PathBuf,
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Print the plans as JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Generate the Verilog of every block, a filelist and a manifest.
     Verilog {
         #[arg(long)]
@@ -114,6 +127,7 @@ enum Block {
     SackReceiver,
     SackSender,
     StrackNic,
+    LoadTable,
 }
 
 fn main() -> ExitCode {
@@ -181,6 +195,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     let mut m = strack_nic::StrackNic::from_config(&cfg);
                     replay(reader, |i: &strack_nic::In| m.step(i))
                 }
+                Block::LoadTable => {
+                    let mut m = load_table::LoadTable::from_config(&cfg);
+                    replay(reader, |i: &load_table::In| m.step(i))
+                }
             }?;
             if bad > 0 {
                 eprintln!("error: {bad} bad line(s) in {}", trace.display());
@@ -190,6 +208,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Cmd::Model(ModelCmd::Loopback(a)) => loopback_cmd(a),
         Cmd::Verilog { config, out } => verilog_cmd(config.as_ref(), &out),
+        Cmd::Schedule {
+            flows,
+            config,
+            json,
+        } => schedule_cmd(&flows, config.as_ref(), json),
     }
 }
 
@@ -397,4 +420,124 @@ fn print_report(r: &loopback::Report) {
     for p in &r.problems {
         println!("  problem: {p}");
     }
+}
+
+/// `strackgen schedule`'s input (docs/scheduler.md).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScheduleFile {
+    links: Vec<LinkSpec>,
+    flows: Vec<FlowSpec>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LinkSpec {
+    name: String,
+    capacity_mbps: u64,
+    #[serde(default)]
+    recorded_mbps: Vec<u64>,
+    /// The load table's K-slot estimate, in load units.
+    load: Vec<u64>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FlowSpec {
+    name: String,
+    path: Vec<String>,
+    remaining_bytes: u64,
+    #[serde(default)]
+    sent_bytes: u64,
+    #[serde(default)]
+    announced: Vec<u64>,
+    #[serde(default)]
+    role: scheduler::Role,
+}
+
+fn schedule_cmd(path: &PathBuf, config: Option<&PathBuf>, json: bool) -> Result<ExitCode, String> {
+    let cfg = load_config(config)?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let spec: ScheduleFile =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let unit = cfg.load_table.rate_unit_mbps as u64;
+    // Bytes one load unit carries in one slot: unit Mb/s x slot ns / 8000.
+    let slot_ns = cfg.slot_ns() as u128;
+    let unit_slots = |bytes: u64| -> u64 {
+        let den = unit as u128 * slot_ns;
+        (bytes as u128 * 8000).div_ceil(den) as u64
+    };
+    let links: Vec<scheduler::Link> = spec
+        .links
+        .iter()
+        .map(|l| scheduler::Link {
+            name: l.name.clone(),
+            capacity: l.capacity_mbps / unit,
+            recorded: l.recorded_mbps.iter().map(|r| r / unit).collect(),
+            load: l.load.clone(),
+        })
+        .collect();
+    let mut flows = Vec::new();
+    for f in &spec.flows {
+        let mut p = Vec::new();
+        for name in &f.path {
+            let i = spec
+                .links
+                .iter()
+                .position(|l| &l.name == name)
+                .ok_or_else(|| {
+                    format!(
+                        "{}: flow `{}`: path link `{name}` is not one of the links",
+                        path.display(),
+                        f.name
+                    )
+                })?;
+            p.push(i);
+        }
+        flows.push(scheduler::Flow {
+            name: f.name.clone(),
+            path: p,
+            remaining: unit_slots(f.remaining_bytes),
+            sent: unit_slots(f.sent_bytes),
+            announced: f.announced.clone(),
+            role: f.role.clone(),
+        });
+    }
+    let k = cfg.load_table.slots as usize;
+    let s = Scheduler::new(k, links, flows).map_err(|e| format!("{}: {e}", path.display()))?;
+    let plans = s.plan_slot();
+    if json {
+        let out = serde_json::json!({
+            "slots": k,
+            "rate_unit_mbps": unit,
+            "slot_ns": cfg.slot_ns(),
+            "flows": plans,
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{} flows, {} links, K = {k} slots of {} ns; rates in units of {unit} Mb/s",
+        s.flows.len(),
+        s.links.len(),
+        cfg.slot_ns()
+    );
+    for p in &plans {
+        let done = p
+            .initial
+            .completion
+            .map_or("does not fit in K slots".to_string(), |b| {
+                format!("done in {b} slot(s)")
+            });
+        println!("{:<12} plan {:?}  deltas {:?}", p.name, p.plan, p.deltas);
+        println!(
+            "{:<12} initial {:?} ({done}, cost {}), dependency +{}, bottleneck {}, trimmed {}, F {}",
+            "", p.initial.rates, p.initial.cost, p.delta, p.bottleneck, p.trimmed, p.accumulated
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -3,7 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use golden_model::{cwnd_unit, entropy_bitmap, sack_receiver, sack_sender, strack_nic, Config};
+use golden_model::{
+    cwnd_unit, entropy_bitmap, load_table, sack_receiver, sack_sender, strack_nic, Config,
+};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -124,6 +126,8 @@ fn replay_runs_every_block_like_the_library() {
     check_replay("sack_sender", |i: &sack_sender::In| tx.step(i));
     let mut nic = strack_nic::StrackNic::from_config(&cfg);
     check_replay("strack_nic", |i: &strack_nic::In| nic.step(i));
+    let mut lt = load_table::LoadTable::from_config(&cfg);
+    check_replay("load_table", |i: &load_table::In| lt.step(i));
 }
 
 #[test]
@@ -221,6 +225,7 @@ fn sample_traces_exist_for_every_block() {
         "sack_receiver",
         "sack_sender",
         "strack_nic",
+        "load_table",
         "loopback",
     ] {
         assert!(
@@ -275,4 +280,61 @@ fn verilog_refuses_a_bad_config() {
     assert!(!root()
         .join("target/cli-test-never/entropy_bitmap.v")
         .exists());
+}
+
+#[test]
+fn schedule_prints_every_flows_plan_and_its_deltas() {
+    let o = strackgen(&["schedule", "--flows", "traces/flows-sample.json", "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["slots"], 10);
+    let flows = v["flows"].as_array().unwrap();
+    assert_eq!(flows.len(), 4);
+    for f in flows {
+        let plan = f["plan"].as_array().unwrap();
+        let deltas = f["deltas"].as_array().unwrap();
+        assert_eq!(plan.len(), 10);
+        // Nothing was announced before, so the deltas are the plan.
+        assert_eq!(plan, deltas, "{f}");
+    }
+    // f3 broadcasts for ps1 and is behind the slowest aggregation flow: it is sped up.
+    assert!(flows[2]["delta"].as_u64().unwrap() > 0, "{}", flows[2]);
+    let o = strackgen(&["schedule", "--flows", "traces/flows-sample.json"]);
+    assert!(o.status.success());
+    let t = text(&o.stdout);
+    for name in ["f1", "f2", "f3", "bulk"] {
+        assert!(
+            t.lines()
+                .any(|l| l.starts_with(name) && l.contains("plan [")),
+            "{t}"
+        );
+    }
+}
+
+#[test]
+fn schedule_refuses_bad_descriptions_clearly() {
+    let dir = root().join("target/cli-test-schedule");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        (
+            r#"{"links":[{"name":"a","capacity_mbps":1000,"load":[0,0]}],"flows":[]}"#,
+            "link `a`: `load` has 2 elements, expected 10",
+        ),
+        (
+            r#"{"links":[{"name":"a","capacity_mbps":1000,"load":[0,0,0,0,0,0,0,0,0,0]}],
+               "flows":[{"name":"f","path":["b"],"remaining_bytes":5}]}"#,
+            "flow `f`: path link `b` is not one of the links",
+        ),
+        (
+            r#"{"links":[],"flows":[],"extra":1}"#,
+            "unknown field `extra`",
+        ),
+    ];
+    for (i, (body, want)) in cases.iter().enumerate() {
+        let f = dir.join(format!("bad{i}.json"));
+        std::fs::write(&f, body).unwrap();
+        let o = strackgen(&["schedule", "--flows", f.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{body}");
+        assert!(text(&o.stderr).contains(want), "{}", text(&o.stderr));
+    }
 }
