@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the default config: check the config, generate and lint the Verilog,
 # co-simulate the RTL against the golden model, replay every block's sample trace through its
-# golden model, and send the sample message trace through the loopback model.
+# golden model, send the sample message trace through the loopback model, and run the MLCC
+# host scheduler on a sample set of flows.
 set -euo pipefail
 bin=${1:-target/release/strackgen}
 cfg=${2:-configs/default.toml}
@@ -22,7 +23,7 @@ echo "== co-simulation: Verilated RTL vs golden model, every output port every c
 target/release/cosim_demo 200000
 
 echo "== golden-model replay (traces/<block>-sample.jsonl)"
-for b in entropy_bitmap cwnd_unit sack_receiver sack_sender strack_nic; do
+for b in entropy_bitmap cwnd_unit sack_receiver sack_sender strack_nic load_table; do
   t=traces/$b-sample.jsonl
   events=$(grep -c . "$t")
   outs=$("$bin" model replay --config "$cfg" --block "$b" --trace "$t" | wc -l)
@@ -32,3 +33,6 @@ done
 
 echo "== loopback: two NICs over a lossy, reordering, ECN-marking link (golden model)"
 "$bin" model loopback --config "$cfg" --trace traces/loopback-sample.jsonl
+
+echo "== MLCC host scheduler (Algorithms 1 and 2) on traces/flows-sample.json"
+"$bin" schedule --config "$cfg" --flows traces/flows-sample.json

@@ -153,13 +153,17 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Cmd::Config(ConfigCmd::Check { file }) => {
             let cfg = load_config(Some(&file))?;
             println!(
-                "{}: ok (max_paths {}, MTU {} B, max_cwnd {} B, BDP {:.0} B, rx_window {})",
+                "{}: ok (max_paths {}, MTU {} B, max_cwnd {} B, BDP {:.0} B, rx_window {}, \
+                 load table {} links x {} slots x {} bits)",
                 file.display(),
                 cfg.entropy_bitmap.max_paths,
                 cfg.network.mtu_bytes,
                 cfg.max_cwnd_bytes(),
                 cfg.bdp_bytes(),
-                cfg.sack.rx_window
+                cfg.sack.rx_window,
+                cfg.load_table.links,
+                cfg.load_table.slots,
+                cfg.load_table.load_bits
             );
             Ok(ExitCode::SUCCESS)
         }

@@ -19,7 +19,7 @@
 //! that ended since it was written are shifted out and zeros shifted in, which is exactly the
 //! model's "clear slot 0 and rotate" applied `age` times. The table scales with the RAM
 //! (`links` rows of `K * load_bits + 48` bits; 64 x 16 x 16 is 64 rows of 304 bits). A row left
-//! untouched for 2^48 ticks would alias (9 years at 1 us slots).
+//! untouched for 2^48 ticks would alias (9.1 years at the shortest slot, 2^10 ns).
 //!
 //! **Hazard.** The RAM reads at the edge where the previous packet's row is written, so a packet
 //! right behind one on the same link would read the old row. The last write is kept in

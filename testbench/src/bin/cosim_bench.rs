@@ -8,15 +8,17 @@ use std::time::Instant;
 use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
 use testbench::configs::{
-    small_config, small_cwnd_config, small_nic_config, small_sack_config, SACK_INITIAL_PSN,
+    load_table_4x4_config, load_table_64x16_config, load_table_8x10_config, small_config,
+    small_cwnd_config, small_nic_config, small_sack_config, SACK_INITIAL_PSN,
 };
 use testbench::designs::{
     CwndUnitDefault, CwndUnitSmall, EntropyBitmapDefault, EntropyBitmapSmall, SackReceiverDefault,
     SackReceiverSmall, SackSenderDefault, SackSenderSmall, StrackNicDefault, StrackNicSmall,
 };
+use testbench::designs::{LoadTable4x4, LoadTable64x16, LoadTable8x10, LoadTableDefault};
 use testbench::{
-    cwnd_unit, entropy_bitmap, fixed_stimulus, resolved_stimulus, run, run_bare, run_model,
-    sack_receiver, sack_sender, strack_nic, CosimBlock, Dut,
+    cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, resolved_stimulus, run, run_bare,
+    run_model, sack_receiver, sack_sender, strack_nic, CosimBlock, Dut,
 };
 
 struct Row {
@@ -106,6 +108,11 @@ fn nic<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: 
     )
 }
 
+fn lt<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
+    let stim = fixed_stimulus(load_table::stimulus(cfg, 5_000..15_000), cycles, 7);
+    measure(design, make, || load_table::Block::new(cfg), &stim)
+}
+
 fn main() {
     let cycles: usize = std::env::args()
         .nth(1)
@@ -170,6 +177,30 @@ fn main() {
             "strack_nic_small",
             StrackNicSmall::new,
             &small_nic_config(),
+            cycles,
+        ),
+        lt(
+            "load_table_default",
+            LoadTableDefault::new,
+            &Config::default(),
+            cycles,
+        ),
+        lt(
+            "load_table_4x4",
+            LoadTable4x4::new,
+            &load_table_4x4_config(),
+            cycles,
+        ),
+        lt(
+            "load_table_8x10",
+            LoadTable8x10::new,
+            &load_table_8x10_config(),
+            cycles,
+        ),
+        lt(
+            "load_table_64x16",
+            LoadTable64x16::new,
+            &load_table_64x16_config(),
             cycles,
         ),
     ];

@@ -1,15 +1,16 @@
 //! `make demo`'s co-simulation step: the default-config RTL of every block, and of the
-//! composed NIC, against the golden model. Usage: cosim_demo [CYCLES]
+//! composed NIC and the switch load table, against the golden model. Usage: cosim_demo [CYCLES]
 
 use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
 use testbench::configs::SACK_INITIAL_PSN;
 use testbench::designs::{
-    CwndUnitDefault, EntropyBitmapDefault, SackReceiverDefault, SackSenderDefault, StrackNicDefault,
+    CwndUnitDefault, EntropyBitmapDefault, LoadTableDefault, SackReceiverDefault,
+    SackSenderDefault, StrackNicDefault,
 };
 use testbench::{
-    cwnd_unit, entropy_bitmap, fixed_stimulus, run, sack_receiver, sack_sender, strack_nic,
-    CosimBlock, Report,
+    cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, run, sack_receiver, sack_sender,
+    strack_nic, CosimBlock, Report,
 };
 
 fn show<B: CosimBlock>(name: &str, r: Result<Report, Box<testbench::Mismatch>>) -> bool {
@@ -113,6 +114,21 @@ fn main() -> std::process::ExitCode {
         run(
             StrackNicDefault::new,
             || strack_nic::Block::new(&cfg, SACK_INITIAL_PSN),
+            0,
+            &stim,
+            "demo",
+        ),
+    ) && ok;
+    let stim = fixed_stimulus(load_table::stimulus(&cfg, 5_000..15_000), cycles, 1);
+    let t = &cfg.load_table;
+    let ok = show::<load_table::Block>(
+        &format!(
+            "load_table ({} links x {} slots x {}-bit loads)",
+            t.links, t.slots, t.load_bits
+        ),
+        run(
+            LoadTableDefault::new,
+            || load_table::Block::new(&cfg),
             0,
             &stim,
             "demo",
