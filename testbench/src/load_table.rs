@@ -224,7 +224,8 @@ impl CosimBlock for Block {
                 "tick_alone"
             });
         }
-        let before_ticks = self.model.counters.ticks + i.tick as u64;
+        // Ticks counted when this cycle's packet is processed (its own tick included).
+        let ticks_now = self.model.counters.ticks + i.tick as u64;
         let o = self.model.step(i);
         let mut upd_link = None;
         match &i.pkt {
@@ -240,7 +241,7 @@ impl CosimBlock for Block {
                         (false, false) => "neither",
                     });
                     if let Some(at) = self.written_at[p.link as usize] {
-                        let age = before_ticks - at;
+                        let age = ticks_now - at;
                         if age >= sh.slots as u64 {
                             cov.hit("row_aged_out");
                         } else if age > 0 {
@@ -254,7 +255,7 @@ impl CosimBlock for Block {
                     }
                     if p.update {
                         upd_link = Some(p.link);
-                        self.written_at[p.link as usize] = Some(before_ticks);
+                        self.written_at[p.link as usize] = Some(ticks_now);
                         let max = (1u64 << sh.load_bits) - 1;
                         for (k, v) in o.row.iter().enumerate() {
                             if o.sat_mask >> k & 1 == 1 {
