@@ -24,6 +24,7 @@ pub const BLOCKS: &[&str] = &[
     "cwnd_unit",
     "sack_receiver",
     "sack_sender",
+    "strack_nic",
     "load_table",
 ];
 
