@@ -306,7 +306,7 @@ fn load_table_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
              load_bits 8, 16 or 32"
         ),
     })?;
-    Ok(finish("load_table", &raw, 2))
+    Ok(finish("load_table", &raw, load_table::LATENCY))
 }
 
 /// The composed NIC: the glue (rust-hdl) and the four blocks under `strack_nic__*` names,

@@ -1,33 +1,36 @@
 //! Switch load table RTL (MLCC; spec `load-table.md` section 1): one packet per clock,
-//! latency 2, free-running (a switch pipeline does not stall: no ready signals).
+//! latency 6, free-running (a switch pipeline does not stall: no ready signals).
 //!
 //! ```text
-//!  cycle t (stage 0)          cycle t+1 (stage 1)                              cycle t+2
-//!  s_link ──► row RAM ──read──► raw row ─┐
-//!  (sync read)                fwd row ───┴► hit? ─► age = ticks - epoch ─► shift out the
-//!                             (last write,         `age` slots that ended (all when age >= K)
-//!                              same link)          │
-//!  s_deltas, s_path_load ─► stage-1 regs ──────────┴► per slot: sat(row + delta),
-//!  s_tick ─► tick_reg (48 bits)                        path + row (saturating) ─► m_* regs ─► m_*
-//!                                                      │
-//!                                     row RAM ◄─write──┘ {new row, epoch = ticks}
+//!  S0          S1            S2               S3                  S4 (the loop)         S5
+//!  s_link ─► RAM read ─► row reg ─► age = T - epoch ─► select newest:  ─► row_in ──► + deltas ──► + path load ─► m_*
+//!  s_tick ─► T (tick count           (clamped to K)    RAM row / rows     (prev packet's  (saturating,  (saturating)
+//!            the packet sees)        hit flags for      written 2-4        row when it    per slot)     sat popcount
+//!                                    stages 3 and 4     packets ahead;     wrote the same  │            ─► counters
+//!                                                       shift out the      link, moved on  ├─► RAM write {row, epoch T}
+//!                                                       ended slots        by 0/1 slot)    └─► fwd0 ─► fwd1 ─► fwd2
 //! ```
 //!
 //! **Storage.** One RAM row per link holds the K loads in *logical* order (slot 0 = the slot
 //! that was current when the row was written) and the 48-bit tick count at that write (its
-//! epoch). A tick therefore touches no RAM: when a row is read, the `age = ticks - epoch` slots
+//! epoch). A tick therefore touches no RAM: when a row is read, the `age = T - epoch` slots
 //! that ended since it was written are shifted out and zeros shifted in, which is exactly the
 //! model's "clear slot 0 and rotate" applied `age` times. The table scales with the RAM
 //! (`links` rows of `K * load_bits + 48` bits; 64 x 16 x 16 is 64 rows of 304 bits). A row left
 //! untouched for 2^48 ticks would alias (9.1 years at the shortest slot, 2^10 ns).
 //!
-//! **Hazard.** The RAM reads at the edge where the previous packet's row is written, so a packet
-//! right behind one on the same link would read the old row. The last write is kept in
-//! `fwd_*_reg` and replaces the RAM data on a link match: forwarded, not stalled. Two packets
-//! apart, the RAM already holds the write.
+//! **Hazards, forwarded, never stalled.** A packet's RAM read (end of S0) misses the writes of
+//! the four packets ahead of it (their S4 writes land at or after that edge). The packets two
+//! to four ahead have finished S4 by the time it reaches S3, so their rows (`fwd0..2`) replace
+//! the RAM row there, newest first. The packet right ahead finishes S4 one cycle before it, so
+//! the only single-cycle loop is S4: `row = sat(previous row + deltas)`, with the previous row
+//! moved on by one slot when a tick came between them. Everything else is pipelined.
 //!
 //! **Order within a cycle.** A tick on the same cycle as a packet counts before it (the model's
-//! DECISION), because stage 1 reads `tick_reg`, which already includes stage 0's tick.
+//! DECISION): the packet's tick count `T` includes its own cycle's tick.
+//!
+//! **Counters.** `status_sat_count` and `status_bad_count` are taken from the output stage, so
+//! they count the packets before the one on `m_*` (one cycle behind it).
 
 use rust_hdl::prelude::*;
 
@@ -107,6 +110,9 @@ end
 /// Width of a row's epoch (the tick count when it was written).
 pub const EPOCH_BITS: usize = 48;
 
+/// Pipeline depth: a packet offered on cycle `t` comes out on `m_*` at `t + LATENCY`.
+pub const LATENCY: u32 = 6;
+
 /// See the module documentation. `K` slots of `W`-bit loads; the other parameters are derived
 /// (rust-hdl needs them as literals): `W1 = W + 1` (delta), `W2 = W + 2` (sum), `PW = W + 4`
 /// (path load), `PW1 = PW + 1`, `KW = K * W`, `KD = K * W1`, `KP = K * PW`, `RW = KW + 48`.
@@ -140,7 +146,7 @@ pub struct LoadTableRtl<
     /// The current slot ends (may come with or without a packet; counts before it).
     pub s_tick: Signal<In, Bit>,
 
-    /// The packet of two cycles ago comes out.
+    /// The packet of `LATENCY` cycles ago comes out.
     pub m_valid: Signal<Out, Bit>,
     /// It was out of range and left the table untouched.
     pub m_bad: Signal<Out, Bit>,
@@ -150,15 +156,15 @@ pub struct LoadTableRtl<
     pub m_row: Signal<Out, Bits<KW>>,
     /// Bit `k`: slot `k`'s update saturated.
     pub m_sat_mask: Signal<Out, Bits<16>>,
-    /// Saturated elements so far.
+    /// Saturated elements of the packets before the one on `m_*`.
     pub status_sat_count: Signal<Out, Bits<32>>,
-    /// Bad packets so far.
+    /// Bad packets before the one on `m_*`.
     pub status_bad_count: Signal<Out, Bits<32>>,
-    /// Ticks so far (low 32 bits).
+    /// Ticks so far (low 32 bits; a tick shows here the cycle after `s_tick`).
     pub status_tick_count: Signal<Out, Bits<32>>,
 
     cfg_links: Constant<Bits<16>>,
-    cfg_k: Constant<Bits<EPOCH_BITS>>,
+    cfg_k8: Constant<Bits<8>>,
     cfg_one48: Constant<Bits<EPOCH_BITS>>,
     cfg_one32: Constant<Bits<32>>,
     cfg_epoch_bits: Constant<Bits<16>>,
@@ -181,45 +187,120 @@ pub struct LoadTableRtl<
     cfg_sext: Constant<Bits<W2>>,
     cfg_load_max: Constant<Bits<W>>,
     cfg_path_max: Constant<Bits<PW>>,
+    /// Population count masks and shifts (16-bit SWAR).
+    cfg_m55: Constant<Bits<16>>,
+    cfg_m33: Constant<Bits<16>>,
+    cfg_m0f: Constant<Bits<16>>,
+    cfg_m1f: Constant<Bits<16>>,
+    cfg_s1: Constant<Bits<16>>,
+    cfg_s2: Constant<Bits<16>>,
+    cfg_s4: Constant<Bits<16>>,
+    cfg_s8: Constant<Bits<16>>,
     /// Fault injection for the co-sim self-test: 1 disables forwarding. 0 in products.
     cfg_fault_no_fwd: Constant<Bit>,
 
     ram: RowRam<RW>,
-
-    v1_reg: DFF<Bit>,
-    bad1_reg: DFF<Bit>,
-    link1_reg: DFF<Bits<16>>,
-    upd1_reg: DFF<Bit>,
-    fb1_reg: DFF<Bit>,
-    deltas1_reg: DFF<Bits<KD>>,
-    path1_reg: DFF<Bits<KP>>,
     tick_reg: DFF<Bits<EPOCH_BITS>>,
-    fwd_valid_reg: DFF<Bit>,
-    fwd_link_reg: DFF<Bits<16>>,
-    fwd_row_reg: DFF<Bits<RW>>,
-    sat_count_reg: DFF<Bits<32>>,
-    bad_count_reg: DFF<Bits<32>>,
+
+    // Stage registers: `pN_*` is a packet's state entering stage N. `_t` is the tick count the
+    // packet sees (its own cycle's tick included).
+    p1_valid: DFF<Bit>,
+    p1_bad: DFF<Bit>,
+    p1_link: DFF<Bits<16>>,
+    p1_upd: DFF<Bit>,
+    p1_fb: DFF<Bit>,
+    p1_deltas: DFF<Bits<KD>>,
+    p1_path: DFF<Bits<KP>>,
+    p1_t: DFF<Bits<EPOCH_BITS>>,
+    p2_valid: DFF<Bit>,
+    p2_bad: DFF<Bit>,
+    p2_link: DFF<Bits<16>>,
+    p2_upd: DFF<Bit>,
+    p2_fb: DFF<Bit>,
+    p2_deltas: DFF<Bits<KD>>,
+    p2_path: DFF<Bits<KP>>,
+    p2_t: DFF<Bits<EPOCH_BITS>>,
+    p2_raw: DFF<Bits<RW>>,
+    p3_valid: DFF<Bit>,
+    p3_bad: DFF<Bit>,
+    p3_link: DFF<Bits<16>>,
+    p3_upd: DFF<Bit>,
+    p3_fb: DFF<Bit>,
+    p3_deltas: DFF<Bits<KD>>,
+    p3_path: DFF<Bits<KP>>,
+    p3_t: DFF<Bits<EPOCH_BITS>>,
+    p3_row: DFF<Bits<KW>>,
+    p3_age: DFF<Bits<4>>,
+    p3_hit1: DFF<Bit>,
+    p3_hit2: DFF<Bit>,
+    p3_hit3: DFF<Bit>,
+    p3_hit4: DFF<Bit>,
+    p3_d1: DFF<Bits<4>>,
+    p3_d2: DFF<Bits<4>>,
+    p3_d3: DFF<Bits<4>>,
+    p3_d4: DFF<Bits<4>>,
+    /// The candidate rows that are K or more slots old (all zero for this packet).
+    p3_old_ram: DFF<Bit>,
+    p3_old2: DFF<Bit>,
+    p3_old3: DFF<Bit>,
+    p3_old4: DFF<Bit>,
+    p4_valid: DFF<Bit>,
+    p4_bad: DFF<Bit>,
+    p4_link: DFF<Bits<16>>,
+    p4_upd: DFF<Bit>,
+    p4_fb: DFF<Bit>,
+    p4_deltas: DFF<Bits<KD>>,
+    p4_path: DFF<Bits<KP>>,
+    p4_t: DFF<Bits<EPOCH_BITS>>,
+    p4_base: DFF<Bits<KW>>,
+    p4_hit1: DFF<Bit>,
+    p4_d1: DFF<Bit>,
+    p5_valid: DFF<Bit>,
+    p5_bad: DFF<Bit>,
+    p5_fb: DFF<Bit>,
+    p5_path: DFF<Bits<KP>>,
+    p5_row: DFF<Bits<KW>>,
+    p5_sat: DFF<Bits<16>>,
+    /// The last three rows stage 4 produced (0 = the last cycle's), for forwarding.
+    fwd0_valid: DFF<Bit>,
+    fwd0_link: DFF<Bits<16>>,
+    fwd0_t: DFF<Bits<EPOCH_BITS>>,
+    fwd0_row: DFF<Bits<KW>>,
+    fwd1_valid: DFF<Bit>,
+    fwd1_link: DFF<Bits<16>>,
+    fwd1_t: DFF<Bits<EPOCH_BITS>>,
+    fwd1_row: DFF<Bits<KW>>,
+    fwd2_row: DFF<Bits<KW>>,
 
     m_valid_reg: DFF<Bit>,
     m_bad_reg: DFF<Bit>,
     m_path_reg: DFF<Bits<KP>>,
     m_row_reg: DFF<Bits<KW>>,
     m_sat_reg: DFF<Bits<16>>,
+    sat_pc_reg: DFF<Bits<16>>,
+    sat_count_reg: DFF<Bits<32>>,
+    bad_count_reg: DFF<Bits<32>>,
 
+    tick_next: Signal<Local, Bits<EPOCH_BITS>>,
     bad0: Signal<Local, Bit>,
-    hit: Signal<Local, Bit>,
-    raw: Signal<Local, Bits<RW>>,
-    epoch: Signal<Local, Bits<EPOCH_BITS>>,
     age: Signal<Local, Bits<EPOCH_BITS>>,
-    age4: Signal<Local, Bits<4>>,
-    sh0: Signal<Local, Bits<KW>>,
+    w3: Signal<Local, Bit>,
+    w4: Signal<Local, Bit>,
+    sel_row: Signal<Local, Bits<KW>>,
+    sel_age: Signal<Local, Bits<4>>,
+    sel_old: Signal<Local, Bit>,
+    d2: Signal<Local, Bits<4>>,
+    d3: Signal<Local, Bits<4>>,
+    d4: Signal<Local, Bits<4>>,
     sh1: Signal<Local, Bits<KW>>,
     sh2: Signal<Local, Bits<KW>>,
     sh3: Signal<Local, Bits<KW>>,
-    cur: Signal<Local, Bits<KW>>,
+    sh4: Signal<Local, Bits<KW>>,
+    row_in: Signal<Local, Bits<KW>>,
     cur_w: Signal<Local, Bits<KW>>,
     dl_w: Signal<Local, Bits<KD>>,
     pl_w: Signal<Local, Bits<KP>>,
+    rw_w: Signal<Local, Bits<KW>>,
     e_cur: Signal<Local, Bits<W>>,
     e_dl: Signal<Local, Bits<W1>>,
     e_pl: Signal<Local, Bits<PW>>,
@@ -232,8 +313,10 @@ pub struct LoadTableRtl<
     new_row: Signal<Local, Bits<KW>>,
     new_path: Signal<Local, Bits<KP>>,
     sat_mask: Signal<Local, Bits<16>>,
-    sat_n: Signal<Local, Bits<32>>,
     write: Signal<Local, Bit>,
+    pc1: Signal<Local, Bits<16>>,
+    pc2: Signal<Local, Bits<16>>,
+    pc3: Signal<Local, Bits<16>>,
 }
 
 impl<
@@ -274,7 +357,7 @@ impl<
             status_bad_count: Default::default(),
             status_tick_count: Default::default(),
             cfg_links: c16(links as usize),
-            cfg_k: Constant::new(bits(K as u64)),
+            cfg_k8: Constant::new(bits(K as u64)),
             cfg_one48: Constant::new(bits(1)),
             cfg_one32: Constant::new(bits(1)),
             cfg_epoch_bits: c16(EPOCH_BITS),
@@ -293,40 +376,110 @@ impl<
             cfg_sext: Constant::new(bits(1u64 << W1)),
             cfg_load_max: Constant::new(bits(ones(W))),
             cfg_path_max: Constant::new(bits(ones(PW))),
+            cfg_m55: c16(0x5555),
+            cfg_m33: c16(0x3333),
+            cfg_m0f: c16(0x0F0F),
+            cfg_m1f: c16(0x001F),
+            cfg_s1: c16(1),
+            cfg_s2: c16(2),
+            cfg_s4: c16(4),
+            cfg_s8: c16(8),
             cfg_fault_no_fwd: Constant::new(fault_no_fwd),
             ram: RowRam::new(links as usize),
-            v1_reg: Default::default(),
-            bad1_reg: Default::default(),
-            link1_reg: Default::default(),
-            upd1_reg: Default::default(),
-            fb1_reg: Default::default(),
-            deltas1_reg: Default::default(),
-            path1_reg: Default::default(),
             tick_reg: Default::default(),
-            fwd_valid_reg: Default::default(),
-            fwd_link_reg: Default::default(),
-            fwd_row_reg: Default::default(),
-            sat_count_reg: Default::default(),
-            bad_count_reg: Default::default(),
+            p1_valid: Default::default(),
+            p1_bad: Default::default(),
+            p1_link: Default::default(),
+            p1_upd: Default::default(),
+            p1_fb: Default::default(),
+            p1_deltas: Default::default(),
+            p1_path: Default::default(),
+            p1_t: Default::default(),
+            p2_valid: Default::default(),
+            p2_bad: Default::default(),
+            p2_link: Default::default(),
+            p2_upd: Default::default(),
+            p2_fb: Default::default(),
+            p2_deltas: Default::default(),
+            p2_path: Default::default(),
+            p2_t: Default::default(),
+            p2_raw: Default::default(),
+            p3_valid: Default::default(),
+            p3_bad: Default::default(),
+            p3_link: Default::default(),
+            p3_upd: Default::default(),
+            p3_fb: Default::default(),
+            p3_deltas: Default::default(),
+            p3_path: Default::default(),
+            p3_t: Default::default(),
+            p3_row: Default::default(),
+            p3_age: Default::default(),
+            p3_hit1: Default::default(),
+            p3_hit2: Default::default(),
+            p3_hit3: Default::default(),
+            p3_hit4: Default::default(),
+            p3_d1: Default::default(),
+            p3_d2: Default::default(),
+            p3_d3: Default::default(),
+            p3_d4: Default::default(),
+            p3_old_ram: Default::default(),
+            p3_old2: Default::default(),
+            p3_old3: Default::default(),
+            p3_old4: Default::default(),
+            p4_valid: Default::default(),
+            p4_bad: Default::default(),
+            p4_link: Default::default(),
+            p4_upd: Default::default(),
+            p4_fb: Default::default(),
+            p4_deltas: Default::default(),
+            p4_path: Default::default(),
+            p4_t: Default::default(),
+            p4_base: Default::default(),
+            p4_hit1: Default::default(),
+            p4_d1: Default::default(),
+            p5_valid: Default::default(),
+            p5_bad: Default::default(),
+            p5_fb: Default::default(),
+            p5_path: Default::default(),
+            p5_row: Default::default(),
+            p5_sat: Default::default(),
+            fwd0_valid: Default::default(),
+            fwd0_link: Default::default(),
+            fwd0_t: Default::default(),
+            fwd0_row: Default::default(),
+            fwd1_valid: Default::default(),
+            fwd1_link: Default::default(),
+            fwd1_t: Default::default(),
+            fwd1_row: Default::default(),
+            fwd2_row: Default::default(),
             m_valid_reg: Default::default(),
             m_bad_reg: Default::default(),
             m_path_reg: Default::default(),
             m_row_reg: Default::default(),
             m_sat_reg: Default::default(),
+            sat_pc_reg: Default::default(),
+            sat_count_reg: Default::default(),
+            bad_count_reg: Default::default(),
+            tick_next: Default::default(),
             bad0: Default::default(),
-            hit: Default::default(),
-            raw: Default::default(),
-            epoch: Default::default(),
             age: Default::default(),
-            age4: Default::default(),
-            sh0: Default::default(),
+            w3: Default::default(),
+            w4: Default::default(),
+            sel_row: Default::default(),
+            sel_age: Default::default(),
+            sel_old: Default::default(),
+            d2: Default::default(),
+            d3: Default::default(),
+            d4: Default::default(),
             sh1: Default::default(),
             sh2: Default::default(),
             sh3: Default::default(),
-            cur: Default::default(),
+            sh4: Default::default(),
+            row_in: Default::default(),
             cur_w: Default::default(),
             dl_w: Default::default(),
             pl_w: Default::default(),
+            rw_w: Default::default(),
             e_cur: Default::default(),
             e_dl: Default::default(),
             e_pl: Default::default(),
@@ -339,8 +492,10 @@ impl<
             new_row: Default::default(),
             new_path: Default::default(),
             sat_mask: Default::default(),
-            sat_n: Default::default(),
             write: Default::default(),
+            pc1: Default::default(),
+            pc2: Default::default(),
+            pc3: Default::default(),
         }
     }
 }
@@ -363,24 +518,80 @@ impl<
         dff_setup!(
             self,
             clock,
-            v1_reg,
-            bad1_reg,
-            link1_reg,
-            upd1_reg,
-            fb1_reg,
-            deltas1_reg,
-            path1_reg,
             tick_reg,
-            fwd_valid_reg,
-            fwd_link_reg,
-            fwd_row_reg,
-            sat_count_reg,
-            bad_count_reg,
+            p1_valid,
+            p1_bad,
+            p1_link,
+            p1_upd,
+            p1_fb,
+            p1_deltas,
+            p1_path,
+            p1_t,
+            p2_valid,
+            p2_bad,
+            p2_link,
+            p2_upd,
+            p2_fb,
+            p2_deltas,
+            p2_path,
+            p2_t,
+            p2_raw,
+            p3_valid,
+            p3_bad,
+            p3_link,
+            p3_upd,
+            p3_fb,
+            p3_deltas,
+            p3_path,
+            p3_t,
+            p3_row,
+            p3_age,
+            p3_hit1,
+            p3_hit2,
+            p3_hit3,
+            p3_hit4,
+            p3_d1,
+            p3_d2,
+            p3_d3,
+            p3_d4,
+            p3_old_ram,
+            p3_old2,
+            p3_old3,
+            p3_old4,
+            p4_valid,
+            p4_bad,
+            p4_link,
+            p4_upd,
+            p4_fb,
+            p4_deltas,
+            p4_path,
+            p4_t,
+            p4_base,
+            p4_hit1,
+            p4_d1,
+            p5_valid,
+            p5_bad,
+            p5_fb,
+            p5_path,
+            p5_row,
+            p5_sat,
+            fwd0_valid,
+            fwd0_link,
+            fwd0_t,
+            fwd0_row,
+            fwd1_valid,
+            fwd1_link,
+            fwd1_t,
+            fwd1_row,
+            fwd2_row,
             m_valid_reg,
             m_bad_reg,
             m_path_reg,
             m_row_reg,
-            m_sat_reg
+            m_sat_reg,
+            sat_pc_reg,
+            sat_count_reg,
+            bad_count_reg
         );
         self.ram.clock.next = self.clock.val();
         self.m_valid.next = self.m_valid_reg.q.val();
@@ -392,68 +603,149 @@ impl<
         self.status_bad_count.next = self.bad_count_reg.q.val();
         self.status_tick_count.next = bit_cast::<32, EPOCH_BITS>(self.tick_reg.q.val());
 
-        // ---- Stage 0: range check, RAM read, tick count.
+        // ---- Stage 0: range check, RAM read, the packet's tick count (this cycle's included).
+        self.tick_next.next = self.tick_reg.q.val();
+        if self.s_tick.val() {
+            self.tick_next.next = self.tick_reg.q.val() + self.cfg_one48.val();
+        }
+        self.tick_reg.d.next = self.tick_next.val();
         self.bad0.next = self.s_link.val() >= self.cfg_links.val();
         self.ram.read_address.next = self.s_link.val();
         if self.bad0.val() {
             self.ram.read_address.next = 0.into();
         }
-        self.v1_reg.d.next = self.s_valid.val();
-        self.bad1_reg.d.next = self.s_valid.val() & self.bad0.val();
-        self.link1_reg.d.next = self.s_link.val();
-        self.upd1_reg.d.next = self.s_update.val();
-        self.fb1_reg.d.next = self.s_feedback.val();
-        self.deltas1_reg.d.next = self.s_deltas.val();
-        self.path1_reg.d.next = self.s_path_load.val();
-        if self.s_tick.val() {
-            self.tick_reg.d.next = self.tick_reg.q.val() + self.cfg_one48.val();
-        }
+        self.p1_valid.d.next = self.s_valid.val();
+        self.p1_bad.d.next = self.s_valid.val() & self.bad0.val();
+        self.p1_link.d.next = self.s_link.val();
+        self.p1_upd.d.next = self.s_update.val();
+        self.p1_fb.d.next = self.s_feedback.val();
+        self.p1_deltas.d.next = self.s_deltas.val();
+        self.p1_path.d.next = self.s_path_load.val();
+        self.p1_t.d.next = self.tick_next.val();
 
-        // ---- Stage 1: the row (forwarded on a hazard), aged to the current slot.
-        self.hit.next = self.fwd_valid_reg.q.val()
-            & (self.fwd_link_reg.q.val() == self.link1_reg.q.val())
-            & !self.cfg_fault_no_fwd.val();
-        self.raw.next = self.ram.read_data.val();
-        if self.hit.val() {
-            self.raw.next = self.fwd_row_reg.q.val();
+        // ---- Stage 1: the RAM's data is registered as it comes out.
+        self.p2_valid.d.next = self.p1_valid.q.val();
+        self.p2_bad.d.next = self.p1_bad.q.val();
+        self.p2_link.d.next = self.p1_link.q.val();
+        self.p2_upd.d.next = self.p1_upd.q.val();
+        self.p2_fb.d.next = self.p1_fb.q.val();
+        self.p2_deltas.d.next = self.p1_deltas.q.val();
+        self.p2_path.d.next = self.p1_path.q.val();
+        self.p2_t.d.next = self.p1_t.q.val();
+        self.p2_raw.d.next = self.ram.read_data.val();
+
+        // ---- Stage 2: the RAM row's age (clamped to K), and which younger packets on the same
+        // link wrote after the RAM was read: the packets now in stages 3 (hit1) and 4 (hit2),
+        // and the last two rows stage 4 produced (hit3, hit4), with their tick distances.
+        self.age.next = self.p2_t.q.val() - bit_cast::<EPOCH_BITS, RW>(self.p2_raw.q.val());
+        self.p3_age.d.next = bit_cast::<4, EPOCH_BITS>(self.age.val());
+        self.p3_row.d.next = bit_cast::<KW, RW>(self.p2_raw.q.val() >> self.cfg_epoch_bits.val());
+        self.w3.next = self.p3_valid.q.val() & !self.p3_bad.q.val() & self.p3_upd.q.val();
+        self.w4.next = self.p4_valid.q.val() & !self.p4_bad.q.val() & self.p4_upd.q.val();
+        self.p3_hit1.d.next = self.w3.val() & (self.p3_link.q.val() == self.p2_link.q.val());
+        self.p3_hit2.d.next = self.w4.val() & (self.p4_link.q.val() == self.p2_link.q.val());
+        self.p3_hit3.d.next =
+            self.fwd0_valid.q.val() & (self.fwd0_link.q.val() == self.p2_link.q.val());
+        self.p3_hit4.d.next =
+            self.fwd1_valid.q.val() & (self.fwd1_link.q.val() == self.p2_link.q.val());
+        if self.cfg_fault_no_fwd.val() {
+            self.p3_hit1.d.next = false;
+            self.p3_hit2.d.next = false;
+            self.p3_hit3.d.next = false;
+            self.p3_hit4.d.next = false;
         }
-        self.epoch.next = bit_cast::<EPOCH_BITS, RW>(self.raw.val());
-        self.sh0.next = bit_cast::<KW, RW>(self.raw.val() >> self.cfg_epoch_bits.val());
-        self.age.next = self.tick_reg.q.val() - self.epoch.val();
-        self.age4.next = bit_cast::<4, EPOCH_BITS>(self.age.val());
-        self.sh1.next = self.sh0.val();
-        if self.age4.val().get_bit(0) {
-            self.sh1.next = self.sh0.val() >> self.cfg_sh1.val();
+        self.p3_d1.d.next = bit_cast::<4, EPOCH_BITS>(self.p2_t.q.val())
+            - bit_cast::<4, EPOCH_BITS>(self.p3_t.q.val());
+        self.d2.next = bit_cast::<4, EPOCH_BITS>(self.p2_t.q.val())
+            - bit_cast::<4, EPOCH_BITS>(self.p4_t.q.val());
+        self.d3.next = bit_cast::<4, EPOCH_BITS>(self.p2_t.q.val())
+            - bit_cast::<4, EPOCH_BITS>(self.fwd0_t.q.val());
+        self.d4.next = bit_cast::<4, EPOCH_BITS>(self.p2_t.q.val())
+            - bit_cast::<4, EPOCH_BITS>(self.fwd1_t.q.val());
+        self.p3_d2.d.next = self.d2.val();
+        self.p3_d3.d.next = self.d3.val();
+        self.p3_d4.d.next = self.d4.val();
+        // Whether each candidate is K or more slots old, decided here so stage 3 only selects.
+        self.p3_old_ram.d.next = self.age.val() >= bit_cast::<EPOCH_BITS, 8>(self.cfg_k8.val());
+        self.p3_old2.d.next = bit_cast::<8, 4>(self.d2.val()) >= self.cfg_k8.val();
+        self.p3_old3.d.next = bit_cast::<8, 4>(self.d3.val()) >= self.cfg_k8.val();
+        self.p3_old4.d.next = bit_cast::<8, 4>(self.d4.val()) >= self.cfg_k8.val();
+        self.p3_valid.d.next = self.p2_valid.q.val();
+        self.p3_bad.d.next = self.p2_bad.q.val();
+        self.p3_link.d.next = self.p2_link.q.val();
+        self.p3_upd.d.next = self.p2_upd.q.val();
+        self.p3_fb.d.next = self.p2_fb.q.val();
+        self.p3_deltas.d.next = self.p2_deltas.q.val();
+        self.p3_path.d.next = self.p2_path.q.val();
+        self.p3_t.d.next = self.p2_t.q.val();
+
+        // ---- Stage 3: the newest of the RAM row and the rows written since (the packet two,
+        // three or four ahead), aged to this packet's slot.
+        self.sel_row.next = self.p3_row.q.val();
+        self.sel_age.next = self.p3_age.q.val();
+        self.sel_old.next = self.p3_old_ram.q.val();
+        if self.p3_hit4.q.val() {
+            self.sel_row.next = self.fwd2_row.q.val();
+            self.sel_age.next = self.p3_d4.q.val();
+            self.sel_old.next = self.p3_old4.q.val();
+        }
+        if self.p3_hit3.q.val() {
+            self.sel_row.next = self.fwd1_row.q.val();
+            self.sel_age.next = self.p3_d3.q.val();
+            self.sel_old.next = self.p3_old3.q.val();
+        }
+        if self.p3_hit2.q.val() {
+            self.sel_row.next = self.fwd0_row.q.val();
+            self.sel_age.next = self.p3_d2.q.val();
+            self.sel_old.next = self.p3_old2.q.val();
+        }
+        self.sh1.next = self.sel_row.val();
+        if self.sel_age.val().get_bit(0) {
+            self.sh1.next = self.sel_row.val() >> self.cfg_sh1.val();
         }
         self.sh2.next = self.sh1.val();
-        if self.age4.val().get_bit(1) {
+        if self.sel_age.val().get_bit(1) {
             self.sh2.next = self.sh1.val() >> self.cfg_sh2.val();
         }
         self.sh3.next = self.sh2.val();
-        if self.age4.val().get_bit(2) {
+        if self.sel_age.val().get_bit(2) {
             self.sh3.next = self.sh2.val() >> self.cfg_sh4.val();
         }
-        self.cur.next = self.sh3.val();
-        if self.age4.val().get_bit(3) {
-            self.cur.next = self.sh3.val() >> self.cfg_sh8.val();
+        self.sh4.next = self.sh3.val();
+        if self.sel_age.val().get_bit(3) {
+            self.sh4.next = self.sh3.val() >> self.cfg_sh8.val();
         }
-        if self.age.val() >= self.cfg_k.val() {
-            self.cur.next = 0.into();
+        self.p4_base.d.next = self.sh4.val();
+        if self.sel_old.val() {
+            self.p4_base.d.next = 0.into();
         }
+        self.p4_hit1.d.next = self.p3_hit1.q.val();
+        self.p4_d1.d.next = self.p3_d1.q.val().any();
+        self.p4_valid.d.next = self.p3_valid.q.val();
+        self.p4_bad.d.next = self.p3_bad.q.val();
+        self.p4_link.d.next = self.p3_link.q.val();
+        self.p4_upd.d.next = self.p3_upd.q.val();
+        self.p4_fb.d.next = self.p3_fb.q.val();
+        self.p4_deltas.d.next = self.p3_deltas.q.val();
+        self.p4_path.d.next = self.p3_path.q.val();
+        self.p4_t.d.next = self.p3_t.q.val();
 
-        // ---- Per slot: saturating update, then saturating feedback. The working vectors
-        // shift one element per slot; the results shift in from the top.
-        self.cur_w.next = self.cur.val();
-        self.dl_w.next = self.deltas1_reg.q.val();
-        self.pl_w.next = self.path1_reg.q.val();
+        // ---- Stage 4, the one-cycle loop: the row (the previous packet's, when it wrote the
+        // same link, moved on by the tick between them) plus the deltas, saturating.
+        self.row_in.next = self.p4_base.q.val();
+        if self.p4_hit1.q.val() {
+            self.row_in.next = self.fwd0_row.q.val();
+            if self.p4_d1.q.val() {
+                self.row_in.next = self.fwd0_row.q.val() >> self.cfg_sh1.val();
+            }
+        }
+        self.cur_w.next = self.row_in.val();
+        self.dl_w.next = self.p4_deltas.q.val();
         self.new_row.next = 0.into();
-        self.new_path.next = 0.into();
         self.sat_mask.next = 0.into();
-        self.sat_n.next = 0.into();
         for k in 0..K {
             self.e_cur.next = self.cur_w.val().get_bits::<W>(0);
             self.e_dl.next = self.dl_w.val().get_bits::<W1>(0);
-            self.e_pl.next = self.pl_w.val().get_bits::<PW>(0);
             self.e_sum.next =
                 bit_cast::<W2, W>(self.e_cur.val()) + bit_cast::<W2, W1>(self.e_dl.val());
             if self.e_dl.val().get_bit(self.cfg_idx_w.val().index()) {
@@ -464,7 +756,7 @@ impl<
             self.e_over.next =
                 !self.e_neg.val() & self.e_sum.val().get_bit(self.cfg_idx_w.val().index());
             self.e_new.next = self.e_cur.val();
-            if self.upd1_reg.q.val() {
+            if self.p4_upd.q.val() {
                 self.e_new.next = bit_cast::<W, W2>(self.e_sum.val());
                 if self.e_neg.val() {
                     self.e_new.next = 0.into();
@@ -474,54 +766,89 @@ impl<
                 }
                 if self.e_neg.val() | self.e_over.val() {
                     self.sat_mask.next = self.sat_mask.val().replace_bit(k, true);
-                    self.sat_n.next = self.sat_n.val() + self.cfg_one32.val();
                 }
             }
+            self.new_row.next = (self.new_row.val() >> self.cfg_w.val())
+                | (bit_cast::<KW, W>(self.e_new.val()) << self.cfg_top_row.val());
+            self.cur_w.next = self.cur_w.val() >> self.cfg_w.val();
+            self.dl_w.next = self.dl_w.val() >> self.cfg_w1.val();
+        }
+        self.write.next = self.p4_valid.q.val() & !self.p4_bad.q.val() & self.p4_upd.q.val();
+        self.ram.write_address.next = self.p4_link.q.val();
+        self.ram.write_data.next = (bit_cast::<RW, KW>(self.new_row.val())
+            << self.cfg_epoch_bits.val())
+            | bit_cast::<RW, EPOCH_BITS>(self.p4_t.q.val());
+        self.ram.write_enable.next = self.write.val();
+        self.fwd0_valid.d.next = self.write.val();
+        self.fwd0_link.d.next = self.p4_link.q.val();
+        self.fwd0_t.d.next = self.p4_t.q.val();
+        self.fwd0_row.d.next = self.new_row.val();
+        self.fwd1_valid.d.next = self.fwd0_valid.q.val();
+        self.fwd1_link.d.next = self.fwd0_link.q.val();
+        self.fwd1_t.d.next = self.fwd0_t.q.val();
+        self.fwd1_row.d.next = self.fwd0_row.q.val();
+        self.fwd2_row.d.next = self.fwd1_row.q.val();
+        self.p5_valid.d.next = self.p4_valid.q.val();
+        self.p5_bad.d.next = self.p4_bad.q.val();
+        self.p5_fb.d.next = self.p4_fb.q.val();
+        self.p5_path.d.next = self.p4_path.q.val();
+        self.p5_row.d.next = self.new_row.val();
+        self.p5_sat.d.next = self.sat_mask.val();
+
+        // ---- Stage 5: feedback (saturating), then the output registers; every field is 0
+        // without a packet.
+        self.rw_w.next = self.p5_row.q.val();
+        self.pl_w.next = self.p5_path.q.val();
+        self.new_path.next = 0.into();
+        for _k in 0..K {
+            self.e_cur.next = self.rw_w.val().get_bits::<W>(0);
+            self.e_pl.next = self.pl_w.val().get_bits::<PW>(0);
             self.e_psum.next =
-                bit_cast::<PW1, PW>(self.e_pl.val()) + bit_cast::<PW1, W>(self.e_new.val());
+                bit_cast::<PW1, PW>(self.e_pl.val()) + bit_cast::<PW1, W>(self.e_cur.val());
             self.e_path.next = self.e_pl.val();
-            if self.fb1_reg.q.val() {
+            if self.p5_fb.q.val() {
                 self.e_path.next = bit_cast::<PW, PW1>(self.e_psum.val());
                 if self.e_psum.val().get_bit(self.cfg_idx_pw.val().index()) {
                     self.e_path.next = self.cfg_path_max.val();
                 }
             }
-            self.new_row.next = (self.new_row.val() >> self.cfg_w.val())
-                | (bit_cast::<KW, W>(self.e_new.val()) << self.cfg_top_row.val());
             self.new_path.next = (self.new_path.val() >> self.cfg_pw.val())
                 | (bit_cast::<KP, PW>(self.e_path.val()) << self.cfg_top_path.val());
-            self.cur_w.next = self.cur_w.val() >> self.cfg_w.val();
-            self.dl_w.next = self.dl_w.val() >> self.cfg_w1.val();
+            self.rw_w.next = self.rw_w.val() >> self.cfg_w.val();
             self.pl_w.next = self.pl_w.val() >> self.cfg_pw.val();
         }
-
-        // ---- Write back (updates only) and keep the write for forwarding.
-        self.write.next = self.v1_reg.q.val() & !self.bad1_reg.q.val() & self.upd1_reg.q.val();
-        self.ram.write_address.next = self.link1_reg.q.val();
-        self.ram.write_data.next = (bit_cast::<RW, KW>(self.new_row.val())
-            << self.cfg_epoch_bits.val())
-            | bit_cast::<RW, EPOCH_BITS>(self.tick_reg.q.val());
-        self.ram.write_enable.next = self.write.val();
-        self.fwd_valid_reg.d.next = self.write.val();
-        self.fwd_link_reg.d.next = self.link1_reg.q.val();
-        self.fwd_row_reg.d.next = self.ram.write_data.val();
-
-        // ---- Output stage: every field defined on every cycle (0 without a packet).
-        self.m_valid_reg.d.next = self.v1_reg.q.val();
-        self.m_bad_reg.d.next = self.bad1_reg.q.val();
+        self.m_valid_reg.d.next = self.p5_valid.q.val();
+        self.m_bad_reg.d.next = self.p5_bad.q.val();
         self.m_path_reg.d.next = 0.into();
         self.m_row_reg.d.next = 0.into();
         self.m_sat_reg.d.next = 0.into();
-        if self.v1_reg.q.val() {
-            if self.bad1_reg.q.val() {
-                self.m_path_reg.d.next = self.path1_reg.q.val();
-                self.bad_count_reg.d.next = self.bad_count_reg.q.val() + self.cfg_one32.val();
+        if self.p5_valid.q.val() {
+            if self.p5_bad.q.val() {
+                self.m_path_reg.d.next = self.p5_path.q.val();
             } else {
                 self.m_path_reg.d.next = self.new_path.val();
-                self.m_row_reg.d.next = self.new_row.val();
-                self.m_sat_reg.d.next = self.sat_mask.val();
-                self.sat_count_reg.d.next = self.sat_count_reg.q.val() + self.sat_n.val();
+                self.m_row_reg.d.next = self.p5_row.q.val();
+                self.m_sat_reg.d.next = self.p5_sat.q.val();
             }
+        }
+        // The saturation count, as a 16-bit population count (SWAR), one stage behind.
+        self.pc1.next =
+            self.p5_sat.q.val() - ((self.p5_sat.q.val() >> self.cfg_s1.val()) & self.cfg_m55.val());
+        self.pc2.next = (self.pc1.val() & self.cfg_m33.val())
+            + ((self.pc1.val() >> self.cfg_s2.val()) & self.cfg_m33.val());
+        self.pc3.next =
+            (self.pc2.val() + (self.pc2.val() >> self.cfg_s4.val())) & self.cfg_m0f.val();
+        self.sat_pc_reg.d.next =
+            (self.pc3.val() + (self.pc3.val() >> self.cfg_s8.val())) & self.cfg_m1f.val();
+        if !self.p5_valid.q.val() | self.p5_bad.q.val() {
+            self.sat_pc_reg.d.next = 0.into();
+        }
+
+        // ---- Counters: from the output stage, so they count the packets before the one shown.
+        self.sat_count_reg.d.next =
+            self.sat_count_reg.q.val() + bit_cast::<32, 16>(self.sat_pc_reg.q.val());
+        if self.m_valid_reg.q.val() & self.m_bad_reg.q.val() {
+            self.bad_count_reg.d.next = self.bad_count_reg.q.val() + self.cfg_one32.val();
         }
     }
 }

@@ -1,9 +1,9 @@
 //! Co-simulation of `load_table`: stimulus with hot-link bursts, ticks at random times (alone
 //! and with packets), saturating deltas and out-of-range links; coverage; the model's side.
 //!
-//! The block is a free-running pipeline (latency 2, no handshake), so every cycle is an event
+//! The block is a free-running pipeline (latency 6, no handshake), so every cycle is an event
 //! for the harness: the cycle's tick and packet (if any) step the model, and the result
-//! reaches the output stage two cycles later, `m_valid` low when there was no packet.
+//! reaches the output stage six cycles later, `m_valid` low when there was no packet.
 
 use golden_model::load_table::{self as model, LoadTable, Packet};
 use proptest::prelude::*;
@@ -30,7 +30,10 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "tick_alone",
     "tick_with_packet",
     "back_to_back_same_link",
+    "back_to_back_across_tick",
     "same_link_two_apart",
+    "same_link_three_apart",
+    "same_link_four_apart",
     "row_aged_partly",
     "row_aged_out",
     "no_packet",
@@ -114,8 +117,9 @@ pub struct Block {
     shape: Shape,
     /// Tick count when each row was last written (for the aging coverage).
     written_at: Vec<Option<u64>>,
-    /// The links of the last two cycles' update packets.
-    recent: [Option<u32>; 2],
+    /// The links of the last four cycles' update packets (newest first): the writes a packet's
+    /// RAM read misses, which the RTL forwards.
+    recent: [Option<u32>; 4],
 }
 
 impl Block {
@@ -125,7 +129,7 @@ impl Block {
             model: LoadTable::from_config(cfg),
             shape,
             written_at: vec![None; shape.links as usize],
-            recent: [None, None],
+            recent: [None; 4],
         }
     }
 }
@@ -134,7 +138,8 @@ impl CosimBlock for Block {
     type Stim = Cycle;
     type Regs = Regs;
     const COVERAGE_POINTS: &'static [&'static str] = COVERAGE_POINTS;
-    const LATENCY: usize = 2;
+    // The generated design states its latency (every load_table design has the same).
+    const LATENCY: usize = crate::designs::LoadTableDefault::LATENCY as usize;
 
     fn dt(_: &Cycle) -> u32 {
         1
@@ -226,6 +231,8 @@ impl CosimBlock for Block {
         }
         // Ticks counted when this cycle's packet is processed (its own tick included).
         let ticks_now = self.model.counters.ticks + i.tick as u64;
+        // The RTL's counters show the packets before the one on `m_*`.
+        let (sat_before, bad_before) = (self.model.sat_count, self.model.bad_count);
         let o = self.model.step(i);
         let mut upd_link = None;
         match &i.pkt {
@@ -248,10 +255,17 @@ impl CosimBlock for Block {
                             cov.hit("row_aged_partly");
                         }
                     }
-                    if self.recent[0] == Some(p.link) {
-                        cov.hit("back_to_back_same_link");
-                    } else if self.recent[1] == Some(p.link) {
-                        cov.hit("same_link_two_apart");
+                    let names = [
+                        "back_to_back_same_link",
+                        "same_link_two_apart",
+                        "same_link_three_apart",
+                        "same_link_four_apart",
+                    ];
+                    if let Some(d) = self.recent.iter().position(|l| *l == Some(p.link)) {
+                        cov.hit(names[d]);
+                        if d == 0 && i.tick {
+                            cov.hit("back_to_back_across_tick");
+                        }
                     }
                     if p.update {
                         upd_link = Some(p.link);
@@ -273,7 +287,7 @@ impl CosimBlock for Block {
                 }
             }
         }
-        self.recent = [upd_link, self.recent[0]];
+        self.recent = [upd_link, self.recent[0], self.recent[1], self.recent[2]];
         Regs {
             valid: o.valid,
             bad: o.bad,
@@ -288,8 +302,8 @@ impl CosimBlock for Block {
                 pack(o.row.iter().copied(), sh.load_bits, sh.slots)
             },
             sat_mask: o.sat_mask as u64,
-            sat_count: self.model.sat_count,
-            bad_count: self.model.bad_count,
+            sat_count: sat_before,
+            bad_count: bad_before,
         }
     }
 }
