@@ -165,6 +165,8 @@ pub struct LoadTableRtl<
 
     cfg_links: Constant<Bits<16>>,
     cfg_k8: Constant<Bits<8>>,
+    /// Bit `i` set when `i >= K`: "a 4-bit age is K or more" as one table look-up.
+    cfg_ge_k: Constant<Bits<16>>,
     cfg_one48: Constant<Bits<EPOCH_BITS>>,
     cfg_one32: Constant<Bits<32>>,
     cfg_epoch_bits: Constant<Bits<16>>,
@@ -221,6 +223,9 @@ pub struct LoadTableRtl<
     p2_path: DFF<Bits<KP>>,
     p2_t: DFF<Bits<EPOCH_BITS>>,
     p2_raw: DFF<Bits<RW>>,
+    /// `T - K` and `T >= K`, for stage 2's "K or more slots old".
+    p2_tk: DFF<Bits<EPOCH_BITS>>,
+    p2_tge: DFF<Bit>,
     p3_valid: DFF<Bit>,
     p3_bad: DFF<Bit>,
     p3_link: DFF<Bits<16>>,
@@ -232,18 +237,13 @@ pub struct LoadTableRtl<
     p3_row: DFF<Bits<KW>>,
     p3_age: DFF<Bits<4>>,
     p3_hit1: DFF<Bit>,
-    p3_hit2: DFF<Bit>,
-    p3_hit3: DFF<Bit>,
-    p3_hit4: DFF<Bit>,
     p3_d1: DFF<Bits<4>>,
-    p3_d2: DFF<Bits<4>>,
-    p3_d3: DFF<Bits<4>>,
-    p3_d4: DFF<Bits<4>>,
-    /// The candidate rows that are K or more slots old (all zero for this packet).
-    p3_old_ram: DFF<Bit>,
-    p3_old2: DFF<Bit>,
-    p3_old3: DFF<Bit>,
-    p3_old4: DFF<Bit>,
+    /// Stage 3's choice, one-hot: the rows of the packets two, three, four ahead (else RAM).
+    p3_f0: DFF<Bit>,
+    p3_f1: DFF<Bit>,
+    p3_f2: DFF<Bit>,
+    /// The chosen row is K or more slots old (all zero for this packet).
+    p3_old: DFF<Bit>,
     p4_valid: DFF<Bit>,
     p4_bad: DFF<Bit>,
     p4_link: DFF<Bits<16>>,
@@ -283,12 +283,18 @@ pub struct LoadTableRtl<
 
     tick_next: Signal<Local, Bits<EPOCH_BITS>>,
     bad0: Signal<Local, Bit>,
-    age: Signal<Local, Bits<EPOCH_BITS>>,
+    epoch: Signal<Local, Bits<EPOCH_BITS>>,
     w3: Signal<Local, Bit>,
     w4: Signal<Local, Bit>,
     sel_row: Signal<Local, Bits<KW>>,
     sel_age: Signal<Local, Bits<4>>,
     sel_old: Signal<Local, Bit>,
+    sel_age2: Signal<Local, Bits<4>>,
+    sel_old2: Signal<Local, Bit>,
+    h1: Signal<Local, Bit>,
+    h2: Signal<Local, Bit>,
+    h3: Signal<Local, Bit>,
+    h4: Signal<Local, Bit>,
     d2: Signal<Local, Bits<4>>,
     d3: Signal<Local, Bits<4>>,
     d4: Signal<Local, Bits<4>>,
@@ -296,12 +302,25 @@ pub struct LoadTableRtl<
     sh2: Signal<Local, Bits<KW>>,
     sh3: Signal<Local, Bits<KW>>,
     sh4: Signal<Local, Bits<KW>>,
-    row_in: Signal<Local, Bits<KW>>,
     cur_w: Signal<Local, Bits<KW>>,
     dl_w: Signal<Local, Bits<KD>>,
     pl_w: Signal<Local, Bits<KP>>,
     rw_w: Signal<Local, Bits<KW>>,
     e_cur: Signal<Local, Bits<W>>,
+    e_cur_f: Signal<Local, Bits<W>>,
+    e_cur_s: Signal<Local, Bits<W>>,
+    e_old: Signal<Local, Bits<W>>,
+    e_dx: Signal<Local, Bits<W2>>,
+    e_sum_f: Signal<Local, Bits<W2>>,
+    e_sum_s: Signal<Local, Bits<W2>>,
+    e_neg_f: Signal<Local, Bit>,
+    e_neg_s: Signal<Local, Bit>,
+    e_over_f: Signal<Local, Bit>,
+    e_over_s: Signal<Local, Bit>,
+    e_new_f: Signal<Local, Bits<W>>,
+    e_new_s: Signal<Local, Bits<W>>,
+    e_sat: Signal<Local, Bit>,
+    fw_w: Signal<Local, Bits<KW>>,
     e_dl: Signal<Local, Bits<W1>>,
     e_pl: Signal<Local, Bits<PW>>,
     e_sum: Signal<Local, Bits<W2>>,
@@ -358,6 +377,7 @@ impl<
             status_tick_count: Default::default(),
             cfg_links: c16(links as usize),
             cfg_k8: Constant::new(bits(K as u64)),
+            cfg_ge_k: Constant::new(bits((0..16).filter(|i| *i >= K).map(|i| 1u64 << i).sum())),
             cfg_one48: Constant::new(bits(1)),
             cfg_one32: Constant::new(bits(1)),
             cfg_epoch_bits: c16(EPOCH_BITS),
@@ -404,6 +424,8 @@ impl<
             p2_path: Default::default(),
             p2_t: Default::default(),
             p2_raw: Default::default(),
+            p2_tk: Default::default(),
+            p2_tge: Default::default(),
             p3_valid: Default::default(),
             p3_bad: Default::default(),
             p3_link: Default::default(),
@@ -415,17 +437,11 @@ impl<
             p3_row: Default::default(),
             p3_age: Default::default(),
             p3_hit1: Default::default(),
-            p3_hit2: Default::default(),
-            p3_hit3: Default::default(),
-            p3_hit4: Default::default(),
             p3_d1: Default::default(),
-            p3_d2: Default::default(),
-            p3_d3: Default::default(),
-            p3_d4: Default::default(),
-            p3_old_ram: Default::default(),
-            p3_old2: Default::default(),
-            p3_old3: Default::default(),
-            p3_old4: Default::default(),
+            p3_f0: Default::default(),
+            p3_f1: Default::default(),
+            p3_f2: Default::default(),
+            p3_old: Default::default(),
             p4_valid: Default::default(),
             p4_bad: Default::default(),
             p4_link: Default::default(),
@@ -462,12 +478,18 @@ impl<
             bad_count_reg: Default::default(),
             tick_next: Default::default(),
             bad0: Default::default(),
-            age: Default::default(),
+            epoch: Default::default(),
             w3: Default::default(),
             w4: Default::default(),
             sel_row: Default::default(),
             sel_age: Default::default(),
             sel_old: Default::default(),
+            sel_age2: Default::default(),
+            sel_old2: Default::default(),
+            h1: Default::default(),
+            h2: Default::default(),
+            h3: Default::default(),
+            h4: Default::default(),
             d2: Default::default(),
             d3: Default::default(),
             d4: Default::default(),
@@ -475,12 +497,25 @@ impl<
             sh2: Default::default(),
             sh3: Default::default(),
             sh4: Default::default(),
-            row_in: Default::default(),
             cur_w: Default::default(),
             dl_w: Default::default(),
             pl_w: Default::default(),
             rw_w: Default::default(),
             e_cur: Default::default(),
+            e_cur_f: Default::default(),
+            e_cur_s: Default::default(),
+            e_old: Default::default(),
+            e_dx: Default::default(),
+            e_sum_f: Default::default(),
+            e_sum_s: Default::default(),
+            e_neg_f: Default::default(),
+            e_neg_s: Default::default(),
+            e_over_f: Default::default(),
+            e_over_s: Default::default(),
+            e_new_f: Default::default(),
+            e_new_s: Default::default(),
+            e_sat: Default::default(),
+            fw_w: Default::default(),
             e_dl: Default::default(),
             e_pl: Default::default(),
             e_sum: Default::default(),
@@ -536,6 +571,8 @@ impl<
             p2_path,
             p2_t,
             p2_raw,
+            p2_tk,
+            p2_tge,
             p3_valid,
             p3_bad,
             p3_link,
@@ -547,17 +584,11 @@ impl<
             p3_row,
             p3_age,
             p3_hit1,
-            p3_hit2,
-            p3_hit3,
-            p3_hit4,
             p3_d1,
-            p3_d2,
-            p3_d3,
-            p3_d4,
-            p3_old_ram,
-            p3_old2,
-            p3_old3,
-            p3_old4,
+            p3_f0,
+            p3_f1,
+            p3_f2,
+            p3_old,
             p4_valid,
             p4_bad,
             p4_link,
@@ -633,27 +664,32 @@ impl<
         self.p2_path.d.next = self.p1_path.q.val();
         self.p2_t.d.next = self.p1_t.q.val();
         self.p2_raw.d.next = self.ram.read_data.val();
+        self.p2_tk.d.next = self.p1_t.q.val() - bit_cast::<EPOCH_BITS, 8>(self.cfg_k8.val());
+        self.p2_tge.d.next = self.p1_t.q.val() >= bit_cast::<EPOCH_BITS, 8>(self.cfg_k8.val());
 
-        // ---- Stage 2: the RAM row's age (clamped to K), and which younger packets on the same
-        // link wrote after the RAM was read: the packets now in stages 3 (hit1) and 4 (hit2),
-        // and the last two rows stage 4 produced (hit3, hit4), with their tick distances.
-        self.age.next = self.p2_t.q.val() - bit_cast::<EPOCH_BITS, RW>(self.p2_raw.q.val());
-        self.p3_age.d.next = bit_cast::<4, EPOCH_BITS>(self.age.val());
+        // ---- Stage 2: the RAM row's age, and which younger packets on the same link wrote
+        // after the RAM was read: the packets now in stages 3 (hit1) and 4 (h2), and the last
+        // two rows stage 4 produced (h3, h4), with their tick distances. Stage 3's choice (the
+        // newest hit, its age, whether it is K or more slots old) is made here, so stage 3 only
+        // selects and shifts under registered controls.
+        // age >= K is `epoch <= T - K` (T - K registered in stage 1; never when T < K), one
+        // comparison instead of a subtraction and a comparison; the age's low bits are a 4-bit
+        // difference.
+        self.epoch.next = bit_cast::<EPOCH_BITS, RW>(self.p2_raw.q.val());
         self.p3_row.d.next = bit_cast::<KW, RW>(self.p2_raw.q.val() >> self.cfg_epoch_bits.val());
         self.w3.next = self.p3_valid.q.val() & !self.p3_bad.q.val() & self.p3_upd.q.val();
         self.w4.next = self.p4_valid.q.val() & !self.p4_bad.q.val() & self.p4_upd.q.val();
-        self.p3_hit1.d.next = self.w3.val() & (self.p3_link.q.val() == self.p2_link.q.val());
-        self.p3_hit2.d.next = self.w4.val() & (self.p4_link.q.val() == self.p2_link.q.val());
-        self.p3_hit3.d.next =
-            self.fwd0_valid.q.val() & (self.fwd0_link.q.val() == self.p2_link.q.val());
-        self.p3_hit4.d.next =
-            self.fwd1_valid.q.val() & (self.fwd1_link.q.val() == self.p2_link.q.val());
+        self.h1.next = self.w3.val() & (self.p3_link.q.val() == self.p2_link.q.val());
+        self.h2.next = self.w4.val() & (self.p4_link.q.val() == self.p2_link.q.val());
+        self.h3.next = self.fwd0_valid.q.val() & (self.fwd0_link.q.val() == self.p2_link.q.val());
+        self.h4.next = self.fwd1_valid.q.val() & (self.fwd1_link.q.val() == self.p2_link.q.val());
         if self.cfg_fault_no_fwd.val() {
-            self.p3_hit1.d.next = false;
-            self.p3_hit2.d.next = false;
-            self.p3_hit3.d.next = false;
-            self.p3_hit4.d.next = false;
+            self.h1.next = false;
+            self.h2.next = false;
+            self.h3.next = false;
+            self.h4.next = false;
         }
+        self.p3_hit1.d.next = self.h1.val();
         self.p3_d1.d.next = bit_cast::<4, EPOCH_BITS>(self.p2_t.q.val())
             - bit_cast::<4, EPOCH_BITS>(self.p3_t.q.val());
         self.d2.next = bit_cast::<4, EPOCH_BITS>(self.p2_t.q.val())
@@ -662,14 +698,32 @@ impl<
             - bit_cast::<4, EPOCH_BITS>(self.fwd0_t.q.val());
         self.d4.next = bit_cast::<4, EPOCH_BITS>(self.p2_t.q.val())
             - bit_cast::<4, EPOCH_BITS>(self.fwd1_t.q.val());
-        self.p3_d2.d.next = self.d2.val();
-        self.p3_d3.d.next = self.d3.val();
-        self.p3_d4.d.next = self.d4.val();
-        // Whether each candidate is K or more slots old, decided here so stage 3 only selects.
-        self.p3_old_ram.d.next = self.age.val() >= bit_cast::<EPOCH_BITS, 8>(self.cfg_k8.val());
-        self.p3_old2.d.next = bit_cast::<8, 4>(self.d2.val()) >= self.cfg_k8.val();
-        self.p3_old3.d.next = bit_cast::<8, 4>(self.d3.val()) >= self.cfg_k8.val();
-        self.p3_old4.d.next = bit_cast::<8, 4>(self.d4.val()) >= self.cfg_k8.val();
+        self.sel_age2.next = bit_cast::<4, EPOCH_BITS>(self.p2_t.q.val())
+            - bit_cast::<4, EPOCH_BITS>(self.epoch.val());
+        self.sel_old2.next = self.p2_tge.q.val() & (self.epoch.val() <= self.p2_tk.q.val());
+        self.p3_f0.d.next = false;
+        self.p3_f1.d.next = false;
+        self.p3_f2.d.next = false;
+        if self.h4.val() {
+            self.sel_age2.next = self.d4.val();
+            self.sel_old2.next = self.cfg_ge_k.val().get_bit(self.d4.val().index());
+            self.p3_f2.d.next = true;
+        }
+        if self.h3.val() {
+            self.sel_age2.next = self.d3.val();
+            self.sel_old2.next = self.cfg_ge_k.val().get_bit(self.d3.val().index());
+            self.p3_f1.d.next = true;
+            self.p3_f2.d.next = false;
+        }
+        if self.h2.val() {
+            self.sel_age2.next = self.d2.val();
+            self.sel_old2.next = self.cfg_ge_k.val().get_bit(self.d2.val().index());
+            self.p3_f0.d.next = true;
+            self.p3_f1.d.next = false;
+            self.p3_f2.d.next = false;
+        }
+        self.p3_age.d.next = self.sel_age2.val();
+        self.p3_old.d.next = self.sel_old2.val();
         self.p3_valid.d.next = self.p2_valid.q.val();
         self.p3_bad.d.next = self.p2_bad.q.val();
         self.p3_link.d.next = self.p2_link.q.val();
@@ -680,25 +734,19 @@ impl<
         self.p3_t.d.next = self.p2_t.q.val();
 
         // ---- Stage 3: the newest of the RAM row and the rows written since (the packet two,
-        // three or four ahead), aged to this packet's slot.
+        // three or four ahead, one-hot), aged to this packet's slot.
         self.sel_row.next = self.p3_row.q.val();
-        self.sel_age.next = self.p3_age.q.val();
-        self.sel_old.next = self.p3_old_ram.q.val();
-        if self.p3_hit4.q.val() {
+        if self.p3_f2.q.val() {
             self.sel_row.next = self.fwd2_row.q.val();
-            self.sel_age.next = self.p3_d4.q.val();
-            self.sel_old.next = self.p3_old4.q.val();
         }
-        if self.p3_hit3.q.val() {
+        if self.p3_f1.q.val() {
             self.sel_row.next = self.fwd1_row.q.val();
-            self.sel_age.next = self.p3_d3.q.val();
-            self.sel_old.next = self.p3_old3.q.val();
         }
-        if self.p3_hit2.q.val() {
+        if self.p3_f0.q.val() {
             self.sel_row.next = self.fwd0_row.q.val();
-            self.sel_age.next = self.p3_d2.q.val();
-            self.sel_old.next = self.p3_old2.q.val();
         }
+        self.sel_age.next = self.p3_age.q.val();
+        self.sel_old.next = self.p3_old.q.val();
         self.sh1.next = self.sel_row.val();
         if self.sel_age.val().get_bit(0) {
             self.sh1.next = self.sel_row.val() >> self.cfg_sh1.val();
@@ -731,46 +779,85 @@ impl<
         self.p4_t.d.next = self.p3_t.q.val();
 
         // ---- Stage 4, the one-cycle loop: the row (the previous packet's, when it wrote the
-        // same link, moved on by the tick between them) plus the deltas, saturating.
-        self.row_in.next = self.p4_base.q.val();
-        if self.p4_hit1.q.val() {
-            self.row_in.next = self.fwd0_row.q.val();
-            if self.p4_d1.q.val() {
-                self.row_in.next = self.fwd0_row.q.val() >> self.cfg_sh1.val();
-            }
-        }
-        self.cur_w.next = self.row_in.val();
+        // same link, moved on by the tick between them) plus the deltas, saturating. The three
+        // candidate rows (this packet's base, the previous row, the previous row one slot on)
+        // are summed in parallel and the result selected last, so the loop runs from `fwd0_row`
+        // straight into an adder and the late-arriving selects fan out off the loop.
+        self.cur_w.next = self.p4_base.q.val();
+        self.fw_w.next = self.fwd0_row.q.val();
         self.dl_w.next = self.p4_deltas.q.val();
         self.new_row.next = 0.into();
         self.sat_mask.next = 0.into();
         for k in 0..K {
             self.e_cur.next = self.cur_w.val().get_bits::<W>(0);
+            self.e_cur_f.next = self.fw_w.val().get_bits::<W>(0);
+            self.e_cur_s.next = self.fw_w.val().get_bits::<W>(self.cfg_w.val().index());
             self.e_dl.next = self.dl_w.val().get_bits::<W1>(0);
-            self.e_sum.next =
-                bit_cast::<W2, W>(self.e_cur.val()) + bit_cast::<W2, W1>(self.e_dl.val());
+            self.e_dx.next = bit_cast::<W2, W1>(self.e_dl.val());
             if self.e_dl.val().get_bit(self.cfg_idx_w.val().index()) {
-                self.e_sum.next = bit_cast::<W2, W>(self.e_cur.val())
-                    + (bit_cast::<W2, W1>(self.e_dl.val()) | self.cfg_sext.val());
+                self.e_dx.next = bit_cast::<W2, W1>(self.e_dl.val()) | self.cfg_sext.val();
             }
+            self.e_sum.next = bit_cast::<W2, W>(self.e_cur.val()) + self.e_dx.val();
+            self.e_sum_f.next = bit_cast::<W2, W>(self.e_cur_f.val()) + self.e_dx.val();
+            self.e_sum_s.next = bit_cast::<W2, W>(self.e_cur_s.val()) + self.e_dx.val();
+            // Base candidate.
             self.e_neg.next = self.e_sum.val().get_bit(self.cfg_idx_w1.val().index());
             self.e_over.next =
                 !self.e_neg.val() & self.e_sum.val().get_bit(self.cfg_idx_w.val().index());
-            self.e_new.next = self.e_cur.val();
-            if self.p4_upd.q.val() {
-                self.e_new.next = bit_cast::<W, W2>(self.e_sum.val());
-                if self.e_neg.val() {
-                    self.e_new.next = 0.into();
+            self.e_new.next = bit_cast::<W, W2>(self.e_sum.val());
+            if self.e_neg.val() {
+                self.e_new.next = 0.into();
+            }
+            if self.e_over.val() {
+                self.e_new.next = self.cfg_load_max.val();
+            }
+            // The previous row.
+            self.e_neg_f.next = self.e_sum_f.val().get_bit(self.cfg_idx_w1.val().index());
+            self.e_over_f.next =
+                !self.e_neg_f.val() & self.e_sum_f.val().get_bit(self.cfg_idx_w.val().index());
+            self.e_new_f.next = bit_cast::<W, W2>(self.e_sum_f.val());
+            if self.e_neg_f.val() {
+                self.e_new_f.next = 0.into();
+            }
+            if self.e_over_f.val() {
+                self.e_new_f.next = self.cfg_load_max.val();
+            }
+            // The previous row, one slot on.
+            self.e_neg_s.next = self.e_sum_s.val().get_bit(self.cfg_idx_w1.val().index());
+            self.e_over_s.next =
+                !self.e_neg_s.val() & self.e_sum_s.val().get_bit(self.cfg_idx_w.val().index());
+            self.e_new_s.next = bit_cast::<W, W2>(self.e_sum_s.val());
+            if self.e_neg_s.val() {
+                self.e_new_s.next = 0.into();
+            }
+            if self.e_over_s.val() {
+                self.e_new_s.next = self.cfg_load_max.val();
+            }
+            // Select: the candidate, then update or not.
+            self.e_sat.next = self.e_neg.val() | self.e_over.val();
+            self.e_old.next = self.e_cur.val();
+            if self.p4_hit1.q.val() {
+                if self.p4_d1.q.val() {
+                    self.e_new.next = self.e_new_s.val();
+                    self.e_sat.next = self.e_neg_s.val() | self.e_over_s.val();
+                    self.e_old.next = self.e_cur_s.val();
+                } else {
+                    self.e_new.next = self.e_new_f.val();
+                    self.e_sat.next = self.e_neg_f.val() | self.e_over_f.val();
+                    self.e_old.next = self.e_cur_f.val();
                 }
-                if self.e_over.val() {
-                    self.e_new.next = self.cfg_load_max.val();
-                }
-                if self.e_neg.val() | self.e_over.val() {
-                    self.sat_mask.next = self.sat_mask.val().replace_bit(k, true);
-                }
+            }
+            if !self.p4_upd.q.val() {
+                self.e_new.next = self.e_old.val();
+                self.e_sat.next = false;
+            }
+            if self.e_sat.val() {
+                self.sat_mask.next = self.sat_mask.val().replace_bit(k, true);
             }
             self.new_row.next = (self.new_row.val() >> self.cfg_w.val())
                 | (bit_cast::<KW, W>(self.e_new.val()) << self.cfg_top_row.val());
             self.cur_w.next = self.cur_w.val() >> self.cfg_w.val();
+            self.fw_w.next = self.fw_w.val() >> self.cfg_w.val();
             self.dl_w.next = self.dl_w.val() >> self.cfg_w1.val();
         }
         self.write.next = self.p4_valid.q.val() & !self.p4_bad.q.val() & self.p4_upd.q.val();
@@ -831,22 +918,22 @@ impl<
                 self.m_sat_reg.d.next = self.p5_sat.q.val();
             }
         }
-        // The saturation count, as a 16-bit population count (SWAR), one stage behind.
-        self.pc1.next =
-            self.p5_sat.q.val() - ((self.p5_sat.q.val() >> self.cfg_s1.val()) & self.cfg_m55.val());
-        self.pc2.next = (self.pc1.val() & self.cfg_m33.val())
+        // The saturation count, as a 16-bit population count (SWAR) in two halves: pairs and
+        // nibbles here, bytes and the sum with the counter in the next cycle.
+        self.pc1.next = (self.p5_sat.q.val() & self.cfg_m55.val())
+            + ((self.p5_sat.q.val() >> self.cfg_s1.val()) & self.cfg_m55.val());
+        self.sat_pc_reg.d.next = (self.pc1.val() & self.cfg_m33.val())
             + ((self.pc1.val() >> self.cfg_s2.val()) & self.cfg_m33.val());
-        self.pc3.next =
-            (self.pc2.val() + (self.pc2.val() >> self.cfg_s4.val())) & self.cfg_m0f.val();
-        self.sat_pc_reg.d.next =
-            (self.pc3.val() + (self.pc3.val() >> self.cfg_s8.val())) & self.cfg_m1f.val();
         if !self.p5_valid.q.val() | self.p5_bad.q.val() {
             self.sat_pc_reg.d.next = 0.into();
         }
 
         // ---- Counters: from the output stage, so they count the packets before the one shown.
-        self.sat_count_reg.d.next =
-            self.sat_count_reg.q.val() + bit_cast::<32, 16>(self.sat_pc_reg.q.val());
+        self.pc2.next = (self.sat_pc_reg.q.val() + (self.sat_pc_reg.q.val() >> self.cfg_s4.val()))
+            & self.cfg_m0f.val();
+        self.pc3.next =
+            (self.pc2.val() + (self.pc2.val() >> self.cfg_s8.val())) & self.cfg_m1f.val();
+        self.sat_count_reg.d.next = self.sat_count_reg.q.val() + bit_cast::<32, 16>(self.pc3.val());
         if self.m_valid_reg.q.val() & self.m_bad_reg.q.val() {
             self.bad_count_reg.d.next = self.bad_count_reg.q.val() + self.cfg_one32.val();
         }
