@@ -39,10 +39,9 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "no_packet",
 ];
 
-/// Widths of the design's fields.
+/// Widths of the design's fields (from the config, or from the ports of a Verilated design).
 #[derive(Debug, Clone, Copy)]
 pub struct Shape {
-    pub links: u32,
     pub slots: usize,
     pub load_bits: u32,
 }
@@ -50,7 +49,6 @@ pub struct Shape {
 impl Shape {
     pub fn of(cfg: &Config) -> Self {
         Shape {
-            links: cfg.load_table.links,
             slots: cfg.load_table.slots as usize,
             load_bits: cfg.load_table.load_bits,
         }
@@ -128,7 +126,7 @@ impl Block {
         Block {
             model: LoadTable::from_config(cfg),
             shape,
-            written_at: vec![None; shape.links as usize],
+            written_at: vec![None; cfg.load_table.links as usize],
             recent: [None; 4],
         }
     }
@@ -162,7 +160,6 @@ impl CosimBlock for Block {
         let (row_w, d_w) = (width("m_row"), width("s_deltas"));
         let k = (d_w - row_w) as usize;
         let shape = Shape {
-            links: 0,
             slots: k,
             load_bits: row_w / k as u32,
         };
@@ -341,17 +338,17 @@ fn packet(sh: Shape, link: impl Strategy<Value = u32>) -> impl Strategy<Value = 
 }
 
 /// A link index: mostly in range, sometimes just past it or far out.
-fn any_link(sh: Shape) -> impl Strategy<Value = u32> {
+fn any_link(links: u32) -> impl Strategy<Value = u32> {
     prop_oneof![
-        20 => 0..sh.links,
-        1 => sh.links..sh.links + 4,
+        20 => 0..links,
+        1 => links..links + 4,
         1 => Just(0xFFFF_u32),
     ]
 }
 
 /// One stretch of traffic: a hot-link burst, mixed traffic with idle cycles, or a run of
 /// ticks (long enough to age whole rows out).
-fn segment(sh: Shape) -> impl Strategy<Value = Vec<Cycle>> {
+fn segment(sh: Shape, links: u32) -> impl Strategy<Value = Vec<Cycle>> {
     let k = sh.slots;
     let cycle = move |pkt: BoxedStrategy<Option<Packet>>, tick_p: f64| {
         (prop::bool::weighted(tick_p), pkt, any::<u64>())
@@ -361,7 +358,7 @@ fn segment(sh: Shape) -> impl Strategy<Value = Vec<Cycle>> {
             })
             .boxed()
     };
-    let hot = (0..sh.links).prop_flat_map(move |l| {
+    let hot = (0..links).prop_flat_map(move |l| {
         prop::collection::vec(
             cycle(
                 prop::option::weighted(0.95, packet(sh, Just(l))).boxed(),
@@ -372,7 +369,7 @@ fn segment(sh: Shape) -> impl Strategy<Value = Vec<Cycle>> {
     });
     let mixed = prop::collection::vec(
         cycle(
-            prop::option::weighted(0.7, packet(sh, any_link(sh))).boxed(),
+            prop::option::weighted(0.7, packet(sh, any_link(links))).boxed(),
             0.02,
         ),
         10..80,
@@ -385,5 +382,6 @@ fn segment(sh: Shape) -> impl Strategy<Value = Vec<Cycle>> {
 pub fn stimulus(cfg: &Config, len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<Cycle>> {
     let sh = Shape::of(cfg);
     let n = (len.start / 40).max(1)..(len.end / 40).max(2);
-    prop::collection::vec(segment(sh), n).prop_map(|v| v.into_iter().flatten().collect())
+    prop::collection::vec(segment(sh, cfg.load_table.links), n)
+        .prop_map(|v| v.into_iter().flatten().collect())
 }
