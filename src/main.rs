@@ -12,6 +12,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use strack_config::Config;
 
+mod synth;
+
 #[derive(Parser)]
 #[command(
     name = "strackgen",
@@ -42,6 +44,28 @@ enum Cmd {
         /// Print the plans as JSON instead of a table.
         #[arg(long)]
         json: bool,
+    },
+    /// Run the open FPGA flow (Yosys synth_ecp5, nextpnr-ecp5) on every block out of context
+    /// and on the ECP5 board top, and print the timing and resource table (docs/timing.md).
+    /// Takes minutes per block; progress goes to stderr.
+    Report {
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Output directory: netlists, logs, timing.json and timing.md.
+        #[arg(long, default_value = "target/report")]
+        out: PathBuf,
+        /// Only these blocks, comma-separated (default: every block).
+        #[arg(long, value_delimiter = ',')]
+        blocks: Vec<String>,
+        /// Leave out the ECP5 board top (fpga/ecp5_evn).
+        #[arg(long)]
+        no_top: bool,
+        /// The repository root, where fpga/ and constraints/ are.
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Seconds between progress lines while a tool runs.
+        #[arg(long, default_value_t = 20)]
+        progress_secs: u64,
     },
     /// Generate the Verilog of every block, a filelist and a manifest.
     Verilog {
@@ -212,6 +236,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Cmd::Model(ModelCmd::Loopback(a)) => loopback_cmd(a),
         Cmd::Verilog { config, out } => verilog_cmd(config.as_ref(), &out),
+        Cmd::Report {
+            config,
+            out,
+            blocks,
+            no_top,
+            root,
+            progress_secs,
+        } => report_cmd(config.as_ref(), out, blocks, !no_top, root, progress_secs),
         Cmd::Schedule {
             flows,
             config,
@@ -232,6 +264,18 @@ fn config_hash(cfg: &Config) -> String {
 
 fn verilog_cmd(config: Option<&PathBuf>, out: &PathBuf) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
+    for b in write_verilog(&cfg, out)? {
+        println!("{}", out.join(format!("{}.v", b.name)).display());
+    }
+    for f in ["strackgen.f", "manifest.json", "strackgen_params.vh"] {
+        println!("{}", out.join(f).display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Write every block's Verilog, the filelist, the manifest and the FPGA wrappers' parameter
+/// header into `out` (created).
+fn write_verilog(cfg: &Config, out: &std::path::Path) -> Result<Vec<hdl::Block>, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let write = |name: &str, text: &str| {
         let p = out.join(name);
@@ -240,24 +284,82 @@ fn verilog_cmd(config: Option<&PathBuf>, out: &PathBuf) -> Result<ExitCode, Stri
     let mut blocks = Vec::new();
     let mut filelist = String::new();
     for name in hdl::BLOCKS {
-        let b = hdl::generate(name, &cfg, &hdl::Options::default()).map_err(|e| e.to_string())?;
+        let b = hdl::generate(name, cfg, &hdl::Options::default()).map_err(|e| e.to_string())?;
         write(&format!("{name}.v"), &b.verilog)?;
         filelist.push_str(&format!("{name}.v\n"));
-        println!("{}", out.join(format!("{name}.v")).display());
         blocks.push(b);
     }
     write("strackgen.f", &filelist)?;
+    write("strackgen_params.vh", &hdl::fpga_params_header(cfg))?;
     let manifest = serde_json::json!({
         "generator": concat!("strackgen ", env!("CARGO_PKG_VERSION")),
-        "config_hash": config_hash(&cfg),
+        "config_hash": config_hash(cfg),
         "blocks": blocks,
     });
     write(
         "manifest.json",
         &serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?,
     )?;
-    println!("{}", out.join("strackgen.f").display());
-    println!("{}", out.join("manifest.json").display());
+    Ok(blocks)
+}
+
+fn report_cmd(
+    config: Option<&PathBuf>,
+    out: PathBuf,
+    blocks: Vec<String>,
+    top: bool,
+    root: PathBuf,
+    progress_secs: u64,
+) -> Result<ExitCode, String> {
+    let cfg = load_config(config)?;
+    let config_name = config
+        .and_then(|p| p.file_stem())
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "built-in default".into());
+    let blocks = if blocks.is_empty() {
+        hdl::BLOCKS.iter().map(|b| b.to_string()).collect()
+    } else {
+        for b in &blocks {
+            if !hdl::BLOCKS.contains(&b.as_str()) {
+                return Err(format!(
+                    "--blocks: unknown block `{b}` (known: {})",
+                    hdl::BLOCKS.join(", ")
+                ));
+            }
+        }
+        blocks
+    };
+    if top && !root.join("fpga/ecp5_evn/top.v").is_file() {
+        return Err(format!(
+            "--root {}: no fpga/ecp5_evn/top.v there (run from the repository root, pass \
+             --root, or --no-top)",
+            root.display()
+        ));
+    }
+    if progress_secs == 0 {
+        return Err("--progress-secs: 0 is not allowed (1 or more seconds)".into());
+    }
+    let tools = synth::Tools::find()?;
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    // The tools run in the output directory: every path they get is absolute.
+    let abs = |p: &PathBuf| {
+        std::fs::canonicalize(p).map_err(|e| format!("cannot resolve {}: {e}", p.display()))
+    };
+    let (out, root) = (abs(&out)?, abs(&root)?);
+    let opts = synth::Options {
+        out: out.clone(),
+        blocks,
+        top,
+        root,
+        progress_every: std::time::Duration::from_secs(progress_secs),
+    };
+    let rows = synth::run(&cfg, &config_name, &opts, &tools)?;
+    print!("{}", synth::markdown(&rows));
+    println!(
+        "\n{} and {} written",
+        out.join("timing.json").display(),
+        out.join("timing.md").display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

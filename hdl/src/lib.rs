@@ -108,6 +108,18 @@ pub fn generate(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlEr
         .unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
+/// `strackgen_params.vh`: the widths of the generated cores that the hand-written FPGA
+/// wrappers (`fpga/rtl/*_axis.v`, `fpga/rtl/strack_fpga_core.v`) must be built with.
+pub fn fpga_params_header(cfg: &Config) -> String {
+    format!(
+        "// Written by strackgen from the configuration the cores were generated from.\n\
+         `define STRACKGEN_SACK_BITS {}\n\
+         `define STRACKGEN_LT_SLOTS {}\n\
+         `define STRACKGEN_LT_LOAD_BITS {}\n",
+        cfg.sack.sack_bits, cfg.load_table.slots, cfg.load_table.load_bits
+    )
+}
+
 fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     cfg.validate().map_err(|e| HdlError::Config {
         block: name.to_string(),

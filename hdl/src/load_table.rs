@@ -34,9 +34,10 @@
 
 use rust_hdl::prelude::*;
 
-/// Simple dual-port RAM of `depth` rows of `D` bits: synchronous read (read-old on a
-/// simultaneous write), synchronous write, every row zero at power-on. Written by hand (not
-/// rust-hdl's `RAM`) because the depth is the configured link count, not a power of two.
+/// Simple dual-port RAM of `depth` rows of `D` bits: synchronous read (on a simultaneous write
+/// to the same row: old data in simulation, either in hardware, `no_rw_check`), synchronous
+/// write, every row zero at power-on. Written by hand (not rust-hdl's `RAM`) because the depth
+/// is the configured link count, not a power of two.
 #[derive(LogicBlock)]
 pub struct RowRam<const D: usize> {
     pub clock: Signal<In, Clock>,
@@ -84,6 +85,10 @@ impl<const D: usize> Logic for RowRam<D> {
         let abits = usize::BITS - (self._depth.max(2) - 1).leading_zeros();
         Verilog::Custom(format!(
             "\
+// no_rw_check: a read of a row written on the same edge may return old or new data. The
+// table never uses such a read (the newer row is forwarded over it, module docs), so Yosys
+// need not build read-old bypass logic after the block RAM, which sat on the critical path.
+(* no_rw_check *)
 reg [{msb}:0] mem [0:{last}];
 integer i;
 initial begin

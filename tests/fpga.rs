@@ -1,0 +1,345 @@
+//! The FPGA tops, their constraints and the Vivado script agree with each other, and the
+//! hand-written wrappers lint clean against the generated cores.
+//!
+//! Vivado is not available here, so the Alveo files are checked by parsing: every port of the
+//! top has a package pin and an I/O standard, nothing is constrained that the top lacks, the
+//! clock input has a period, and the TCL script reads every file the top needs.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// The ports of `module top (...)` in a Verilog file, one name per bit (`led[0]`, ...), with
+/// their direction.
+fn top_ports(rel: &str) -> BTreeMap<String, &'static str> {
+    let text = read(rel);
+    let start = text
+        .find("module top (")
+        .unwrap_or_else(|| panic!("{rel}: no `module top (`"));
+    let end = start + text[start..].find(");").expect("end of the port list");
+    let mut ports = BTreeMap::new();
+    for line in text[start..end].lines() {
+        let line = line
+            .split("//")
+            .next()
+            .unwrap()
+            .trim()
+            .trim_end_matches(',');
+        let dir = if line.starts_with("input") {
+            "input"
+        } else if line.starts_with("output") {
+            "output"
+        } else {
+            continue;
+        };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let name = words.last().unwrap().to_string();
+        match words.iter().find(|w| w.starts_with('[')) {
+            Some(range) => {
+                let inner = range.trim_matches(|c| c == '[' || c == ']');
+                let (hi, lo) = inner.split_once(':').expect("[hi:lo]");
+                let (hi, lo): (u32, u32) = (hi.parse().unwrap(), lo.parse().unwrap());
+                for b in lo..=hi {
+                    ports.insert(format!("{name}[{b}]"), dir);
+                }
+            }
+            None => {
+                ports.insert(name, dir);
+            }
+        }
+    }
+    assert!(!ports.is_empty(), "{rel}: no ports found");
+    ports
+}
+
+/// `[get_ports {x}]` / `[get_ports x]` -> `x`.
+fn get_ports_arg(line: &str) -> Option<String> {
+    let i = line.find("[get_ports")?;
+    let rest = &line[i + "[get_ports".len()..];
+    let j = rest.find(']')?;
+    Some(
+        rest[..j]
+            .trim()
+            .trim_matches(|c| c == '{' || c == '}' || c == '"')
+            .to_string(),
+    )
+}
+
+#[derive(Default, Debug)]
+struct XdcPort {
+    pin: Option<String>,
+    iostandard: Option<String>,
+}
+
+/// Pin and I/O standard per port from `set_property` lines (single property or `-dict`), and
+/// the ports with a `create_clock`.
+fn parse_xdc(texts: &[String]) -> (BTreeMap<String, XdcPort>, BTreeSet<String>) {
+    let mut ports: BTreeMap<String, XdcPort> = BTreeMap::new();
+    let mut clocks = BTreeSet::new();
+    for text in texts {
+        for line in text.lines() {
+            let line = line.split(";#").next().unwrap().trim();
+            if line.starts_with('#') || line.is_empty() {
+                continue;
+            }
+            let Some(port) = get_ports_arg(line) else {
+                continue;
+            };
+            if line.starts_with("create_clock") {
+                assert!(line.contains("-period"), "clock without a period: {line}");
+                clocks.insert(port);
+                continue;
+            }
+            if !line.starts_with("set_property") {
+                continue;
+            }
+            let props: Vec<(String, String)> = if let Some(d) = line.find("-dict") {
+                let open = line[d..].find('{').unwrap() + d;
+                let close = line[open..].find('}').unwrap() + open;
+                let words: Vec<&str> = line[open + 1..close].split_whitespace().collect();
+                words
+                    .chunks(2)
+                    .map(|kv| (kv[0].to_string(), kv[1].to_string()))
+                    .collect()
+            } else {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                vec![(words[1].to_string(), words[2].to_string())]
+            };
+            let entry = ports.entry(port).or_default();
+            for (k, v) in props {
+                match k.as_str() {
+                    "PACKAGE_PIN" | "LOC" => entry.pin = Some(v),
+                    "IOSTANDARD" => entry.iostandard = Some(v),
+                    _ => {}
+                }
+            }
+        }
+    }
+    (ports, clocks)
+}
+
+#[test]
+fn every_alveo_top_port_is_constrained_and_nothing_else_is() {
+    let top = top_ports("fpga/au250/top.v");
+    let pins = read("constraints/au250/pins.xdc");
+    let timing = read("constraints/au250/timing.xdc");
+    assert!(
+        !pins.contains("create_clock"),
+        "pins.xdc holds pins only: clocks go in timing.xdc"
+    );
+    assert!(
+        !timing.contains("PACKAGE_PIN"),
+        "timing.xdc holds timing only: pins go in pins.xdc"
+    );
+    let (xdc, clocks) = parse_xdc(&[pins, timing]);
+    for name in top.keys() {
+        let p = xdc
+            .get(name)
+            .unwrap_or_else(|| panic!("port `{name}` of fpga/au250/top.v has no constraint"));
+        assert!(p.pin.is_some(), "port `{name}` has no PACKAGE_PIN");
+        assert!(p.iostandard.is_some(), "port `{name}` has no IOSTANDARD");
+    }
+    for name in xdc.keys() {
+        assert!(
+            top.contains_key(name),
+            "the XDC constrains `{name}`, which fpga/au250/top.v does not have"
+        );
+    }
+    let mut seen = BTreeMap::new();
+    for (name, p) in &xdc {
+        if let Some(pin) = &p.pin {
+            if let Some(other) = seen.insert(pin.clone(), name.clone()) {
+                panic!("pin {pin} is given to both `{other}` and `{name}`");
+            }
+        }
+    }
+    assert_eq!(
+        clocks,
+        BTreeSet::from(["clk_300mhz_p".to_string()]),
+        "the reference clock needs a period"
+    );
+}
+
+#[test]
+fn the_vivado_script_reads_what_the_top_needs() {
+    let tcl = read("fpga/au250/build.tcl");
+    let has = |s: &str| {
+        tcl.lines()
+            .any(|l| !l.trim_start().starts_with('#') && l.contains(s))
+    };
+    assert!(has("set_part xcu250-"), "the script sets a U250 part");
+    assert!(has("synth_design -top top"), "the script synthesises `top`");
+    for f in ["pins.xdc", "timing.xdc"] {
+        assert!(
+            has(&format!("constraints au250 {f}")),
+            "the script reads {f}"
+        );
+        assert!(root().join("constraints/au250").join(f).is_file());
+    }
+    assert!(has("fpga au250 top.v"), "the script reads the top");
+    assert!(has("fpga rtl *.v"), "the script reads the wrappers");
+    // Every module the top instantiates (besides Xilinx primitives) comes from a file the script
+    // reads: the generated cores it names, or fpga/rtl.
+    for core in ["strack_nic.v", "load_table.v"] {
+        assert!(has(core), "the script reads the generated {core}");
+        assert!(hdl::BLOCKS.contains(&core.trim_end_matches(".v")));
+    }
+    assert!(has("-include_dirs"), "strackgen_params.vh must be found");
+    for step in [
+        "place_design",
+        "route_design",
+        "report_timing_summary",
+        "write_bitstream",
+    ] {
+        assert!(has(step), "the script runs {step}");
+    }
+}
+
+#[test]
+fn every_ecp5_top_port_has_a_site_and_an_io_type() {
+    let top = top_ports("fpga/ecp5_evn/top.v");
+    let pins = read("constraints/ecp5_evn/pins.lpf");
+    let timing = read("constraints/ecp5_evn/timing.lpf");
+    assert!(!pins.contains("FREQUENCY"), "clocks go in timing.lpf");
+    assert!(!timing.contains("LOCATE"), "pins go in pins.lpf");
+    let quoted = |l: &str| l.split('"').nth(1).map(str::to_string);
+    let mut sites = BTreeMap::new();
+    let mut io = BTreeSet::new();
+    for l in pins.lines().map(str::trim) {
+        if l.starts_with("LOCATE COMP") {
+            let site = l.split('"').nth(3).unwrap().to_string();
+            sites.insert(quoted(l).unwrap(), site);
+        } else if l.starts_with("IOBUF PORT") {
+            assert!(l.contains("IO_TYPE="), "{l}");
+            io.insert(quoted(l).unwrap());
+        }
+    }
+    for name in top.keys() {
+        assert!(sites.contains_key(name), "port `{name}` has no LOCATE");
+        assert!(io.contains(name), "port `{name}` has no IOBUF IO_TYPE");
+    }
+    for name in sites.keys().chain(io.iter()) {
+        assert!(
+            top.contains_key(name),
+            "the LPF names `{name}`, not a port of the top"
+        );
+    }
+    assert!(
+        timing.contains("FREQUENCY PORT \"clk12\""),
+        "the 12 MHz input needs a frequency"
+    );
+}
+
+fn have(tool: &str) -> bool {
+    Command::new(tool).arg("--version").output().is_ok()
+}
+
+/// Generate the cores for `config` into a fresh directory.
+fn generate(config: &str, dir: &Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_strackgen"))
+        .args(["verilog", "--config", config, "--out"])
+        .arg(dir)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn wrappers_lint_clean_with_the_generated_cores() {
+    assert!(have("verilator"), "verilator is needed (make deps)");
+    for config in ["configs/default.toml", "configs/small.toml"] {
+        let dir = std::env::temp_dir().join(format!(
+            "strackgen-fpga-lint-{}-{}",
+            std::process::id(),
+            Path::new(config).file_stem().unwrap().to_string_lossy()
+        ));
+        generate(config, &dir);
+        let rtl = root().join("fpga/rtl");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&rtl)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "v"))
+            .collect();
+        files.sort();
+        let out = Command::new("verilator")
+            .args(["--lint-only", "-Wall", "--top-module", "strack_fpga_core"])
+            .arg(format!("-I{}", dir.display()))
+            .arg(format!("-I{}", rtl.display()))
+            .arg(root().join("hdl/lint/verilator.vlt"))
+            .arg(root().join("fpga/lint/verilator.vlt"))
+            .args(&files)
+            .arg(dir.join("strack_nic.v"))
+            .arg(dir.join("load_table.v"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{config}: verilator --lint-only -Wall fails:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Run fpga/sim/tb_axis_wrappers.v under Icarus Verilog against the cores of `config`.
+fn run_wrapper_bench(config: &str) {
+    assert!(have("iverilog"), "iverilog is needed (make deps)");
+    let stem = Path::new(config).file_stem().unwrap().to_string_lossy();
+    let dir = std::env::temp_dir().join(format!("strackgen-fpga-tb-{}-{stem}", std::process::id()));
+    generate(config, &dir);
+    let rtl = root().join("fpga/rtl");
+    let vvp = dir.join("tb.vvp");
+    let out = Command::new("iverilog")
+        .args(["-g2005", "-o"])
+        .arg(&vvp)
+        .arg(format!("-I{}", dir.display()))
+        .arg(root().join("fpga/sim/tb_axis_wrappers.v"))
+        .args(
+            [
+                "strack_axis_fifo.v",
+                "strack_axis_result_buffer.v",
+                "load_table_axis.v",
+                "strack_nic_axis.v",
+            ]
+            .map(|f| rtl.join(f)),
+        )
+        .arg(dir.join("strack_nic.v"))
+        .arg(dir.join("load_table.v"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{config}: iverilog fails:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new("vvp").arg("-n").arg(&vvp).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("PASS") && !text.contains("FAIL"),
+        "{config}: the wrapper test bench fails:\n{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn wrappers_pass_their_test_bench_default_config() {
+    run_wrapper_bench("configs/default.toml");
+}
+
+#[test]
+fn wrappers_pass_their_test_bench_small_config() {
+    run_wrapper_bench("configs/small.toml");
+}
