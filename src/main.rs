@@ -66,6 +66,9 @@ enum Cmd {
         /// Seconds between progress lines while a tool runs.
         #[arg(long, default_value_t = 20)]
         progress_secs: u64,
+        /// Tool runs at a time (default: the number of cores; nextpnr uses one each).
+        #[arg(long)]
+        jobs: Option<usize>,
     },
     /// Generate the Verilog of every block, a filelist and a manifest.
     Verilog {
@@ -243,7 +246,15 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             no_top,
             root,
             progress_secs,
-        } => report_cmd(config.as_ref(), out, blocks, !no_top, root, progress_secs),
+            jobs,
+        } => report_cmd(
+            config.as_ref(),
+            out,
+            blocks,
+            !no_top,
+            root,
+            (progress_secs, jobs),
+        ),
         Cmd::Schedule {
             flows,
             config,
@@ -262,7 +273,7 @@ fn config_hash(cfg: &Config) -> String {
     format!("{h:016x}")
 }
 
-fn verilog_cmd(config: Option<&PathBuf>, out: &PathBuf) -> Result<ExitCode, String> {
+fn verilog_cmd(config: Option<&PathBuf>, out: &std::path::Path) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
     for b in write_verilog(&cfg, out)? {
         println!("{}", out.join(format!("{}.v", b.name)).display());
@@ -309,7 +320,7 @@ fn report_cmd(
     blocks: Vec<String>,
     top: bool,
     root: PathBuf,
-    progress_secs: u64,
+    (progress_secs, jobs): (u64, Option<usize>),
 ) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
     let config_name = config
@@ -339,6 +350,11 @@ fn report_cmd(
     if progress_secs == 0 {
         return Err("--progress-secs: 0 is not allowed (1 or more seconds)".into());
     }
+    let jobs = match jobs {
+        Some(0) => return Err("--jobs: 0 is not allowed (1 or more)".into()),
+        Some(j) => j,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
     let tools = synth::Tools::find()?;
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     // The tools run in the output directory: every path they get is absolute.
@@ -352,6 +368,7 @@ fn report_cmd(
         top,
         root,
         progress_every: std::time::Duration::from_secs(progress_secs),
+        jobs,
     };
     let rows = synth::run(&cfg, &config_name, &opts, &tools)?;
     print!("{}", synth::markdown(&rows));

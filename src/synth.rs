@@ -33,6 +33,8 @@ pub struct Options {
     pub root: PathBuf,
     /// Seconds between progress lines while a tool runs.
     pub progress_every: Duration,
+    /// Tool runs at a time (nextpnr uses one core).
+    pub jobs: usize,
 }
 
 /// One line of the report.
@@ -124,8 +126,9 @@ fn yosys_script(reads: &str, top: &str, json: &Path) -> String {
     )
 }
 
-/// Run the flow; print progress on stderr; write `timing.json` and `timing.md` under
-/// `opts.out` and return the rows.
+/// Run the flow (`opts.jobs` tool runs at a time); print progress on stderr; write
+/// `timing.json` and `timing.md` under `opts.out` and return the rows (blocks in the order
+/// asked, then the top).
 pub fn run(
     cfg: &Config,
     config_name: &str,
@@ -134,161 +137,220 @@ pub fn run(
 ) -> Result<Vec<Row>, String> {
     let gen = opts.out.join("verilog");
     let blocks = crate::write_verilog(cfg, &gen)?;
-    let mut rows = Vec::new();
-    let total = opts.blocks.len() + usize::from(opts.top);
-    for (i, name) in opts.blocks.iter().enumerate() {
+    let mut jobs: Vec<Option<&hdl::Block>> = Vec::new();
+    for name in &opts.blocks {
         let b = blocks
             .iter()
             .find(|b| &b.name == name)
             .ok_or_else(|| format!("unknown block `{name}` (known: {})", hdl::BLOCKS.join(", ")))?;
-        eprintln!("[{}/{total}] {name}: synthesis and place-and-route", i + 1);
-        let t0 = Instant::now();
-        let v = gen.join(format!("{name}.v"));
-        let json = opts.out.join(format!("{name}.json"));
-        let script = yosys_script(&format!("read_verilog {}", v.display()), name, &json);
-        run_tool(
-            &tools.yosys,
-            &["-q".into(), "-p".into(), script],
-            &opts.out,
-            &opts.out.join(format!("{name}.yosys.log")),
-            &format!("{name}: yosys"),
-            opts.progress_every,
-        )?;
-        let report = opts.out.join(format!("{name}.report.json"));
-        // nextpnr runs in the output directory with names relative to it: the yowasp build
-        // (WebAssembly) sees only its working directory.
-        let args = vec![
-            format!("--{OOC_DEVICE}"),
-            "--package".into(),
-            PACKAGE.into(),
-            "--out-of-context".into(),
-            "--json".into(),
-            format!("{name}.json"),
-            "--freq".into(),
-            format!("{TARGET_MHZ}"),
-            "--timing-allow-fail".into(),
-            "--seed".into(),
-            "1".into(),
-            "--report".into(),
-            format!("{name}.report.json"),
-        ];
-        run_tool(
-            &tools.nextpnr,
-            &args,
-            &opts.out,
-            &opts.out.join(format!("{name}.nextpnr.log")),
-            &format!("{name}: nextpnr"),
-            opts.progress_every,
-        )?;
-        let r = parse_nextpnr_report(&report)?;
-        let fmax = r.fmax_mhz;
-        let eps = fmax * 1e6 * b.events_per_clock as f64;
-        rows.push(Row {
-            block: name.clone(),
-            config: config_name.to_string(),
-            device: format!("LFE5U-85F {PACKAGE}, out of context"),
-            lut4: r.lut4,
-            ff: r.ff,
-            ebr: r.ebr,
-            dsp: r.dsp,
-            fmax_mhz: fmax,
-            target_mhz: TARGET_MHZ,
-            meets_target: fmax >= TARGET_MHZ,
-            latency: Some(b.latency),
-            events_per_clock: Some(b.events_per_clock),
-            events_per_sec: Some(eps),
-            line_rate_margin: Some(eps / LINE_RATE_PPS),
-            seconds: t0.elapsed().as_secs_f64(),
-        });
-        eprintln!("      {}", summary(rows.last().unwrap()));
+        jobs.push(Some(b));
     }
     if opts.top {
-        eprintln!("[{total}/{total}] ecp5_evn top: synthesis and place-and-route");
-        let t0 = Instant::now();
-        let rtl = opts.root.join("fpga/rtl");
-        let mut files: Vec<PathBuf> = vec![gen.join("strack_nic.v"), gen.join("load_table.v")];
-        let mut common: Vec<PathBuf> = std::fs::read_dir(&rtl)
-            .map_err(|e| format!("cannot read {}: {e}", rtl.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "v"))
-            .collect();
-        common.sort();
-        files.extend(common);
-        files.push(opts.root.join("fpga/ecp5_evn/top.v"));
-        let reads = format!(
-            "read_verilog -I{} -I{} {}",
-            gen.display(),
-            rtl.display(),
-            files
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
-        let json = opts.out.join("top_ecp5_evn.json");
-        run_tool(
-            &tools.yosys,
-            &["-q".into(), "-p".into(), yosys_script(&reads, "top", &json)],
-            &opts.out,
-            &opts.out.join("top_ecp5_evn.yosys.log"),
-            "ecp5_evn top: yosys",
-            opts.progress_every,
-        )?;
-        let report = opts.out.join("top_ecp5_evn.report.json");
-        let cons = opts.root.join("constraints/ecp5_evn");
-        for f in ["pins.lpf", "timing.lpf"] {
-            let to = opts.out.join(format!("ecp5_evn_{f}"));
-            std::fs::copy(cons.join(f), &to)
-                .map_err(|e| format!("cannot copy {} to {}: {e}", f, to.display()))?;
+        jobs.push(None);
+    }
+    let total = jobs.len();
+    // The top is the longest run: with more than one job it starts first.
+    let mut order: Vec<usize> = (0..total).collect();
+    if opts.jobs > 1 && opts.top {
+        order.rotate_right(1);
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: std::sync::Mutex<Vec<Option<Result<Row, String>>>> =
+        std::sync::Mutex::new(vec![None; total]);
+    std::thread::scope(|scope| {
+        for _ in 0..opts.jobs.clamp(1, total.max(1)) {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(&j) = order.get(k) else { break };
+                let r = match jobs[j] {
+                    Some(b) => run_block(b, k + 1, total, &gen, config_name, opts, tools),
+                    None => run_top(k + 1, total, &gen, config_name, opts, tools),
+                };
+                let failed = r.is_err();
+                results.lock().unwrap()[j] = Some(r);
+                if failed {
+                    // Let the other workers finish what they run; start nothing new.
+                    next.store(total, std::sync::atomic::Ordering::SeqCst);
+                    break;
+                }
+            });
         }
-        let args = vec![
-            format!("--{TOP_DEVICE}"),
-            "--package".into(),
-            PACKAGE.into(),
-            "--json".into(),
-            "top_ecp5_evn.json".into(),
-            "--lpf".into(),
-            "ecp5_evn_pins.lpf".into(),
-            "--lpf".into(),
-            "ecp5_evn_timing.lpf".into(),
-            "--textcfg".into(),
-            "top_ecp5_evn.config".into(),
-            "--timing-allow-fail".into(),
-            "--seed".into(),
-            "1".into(),
-            "--report".into(),
-            "top_ecp5_evn.report.json".into(),
-        ];
-        run_tool(
-            &tools.nextpnr,
-            &args,
-            &opts.out,
-            &opts.out.join("top_ecp5_evn.nextpnr.log"),
-            "ecp5_evn top: nextpnr",
-            opts.progress_every,
-        )?;
-        let r = parse_nextpnr_report(&report)?;
-        rows.push(Row {
-            block: "top (fpga/ecp5_evn)".into(),
-            config: config_name.to_string(),
-            device: format!("LFE5UM5G-85F {PACKAGE}, board pins"),
-            lut4: r.lut4,
-            ff: r.ff,
-            ebr: r.ebr,
-            dsp: r.dsp,
-            fmax_mhz: r.fmax_mhz,
-            target_mhz: TARGET_MHZ,
-            meets_target: r.fmax_mhz >= TARGET_MHZ,
-            latency: None,
-            events_per_clock: None,
-            events_per_sec: None,
-            line_rate_margin: None,
-            seconds: t0.elapsed().as_secs_f64(),
-        });
-        eprintln!("      {}", summary(rows.last().unwrap()));
+    });
+    let mut rows = Vec::new();
+    for r in results.into_inner().unwrap().into_iter().flatten() {
+        rows.push(r?);
     }
     write_reports(&opts.out, &rows, tools)?;
     Ok(rows)
+}
+
+/// One block out of context.
+fn run_block(
+    b: &hdl::Block,
+    n: usize,
+    total: usize,
+    gen: &Path,
+    config_name: &str,
+    opts: &Options,
+    tools: &Tools,
+) -> Result<Row, String> {
+    let name = &b.name;
+    eprintln!("[{n}/{total}] {name}: synthesis and place-and-route");
+    let t0 = Instant::now();
+    let v = gen.join(format!("{name}.v"));
+    let json = opts.out.join(format!("{name}.json"));
+    let script = yosys_script(&format!("read_verilog {}", v.display()), name, &json);
+    run_tool(
+        &tools.yosys,
+        &["-q".into(), "-p".into(), script],
+        &opts.out,
+        &opts.out.join(format!("{name}.yosys.log")),
+        &format!("{name}: yosys"),
+        opts.progress_every,
+    )?;
+    let report = opts.out.join(format!("{name}.report.json"));
+    // nextpnr runs in the output directory with names relative to it: the yowasp build
+    // (WebAssembly) sees only its working directory.
+    let args = vec![
+        format!("--{OOC_DEVICE}"),
+        "--package".into(),
+        PACKAGE.into(),
+        "--out-of-context".into(),
+        "--json".into(),
+        format!("{name}.json"),
+        "--freq".into(),
+        format!("{TARGET_MHZ}"),
+        "--timing-allow-fail".into(),
+        "--seed".into(),
+        "1".into(),
+        "--report".into(),
+        format!("{name}.report.json"),
+    ];
+    run_tool(
+        &tools.nextpnr,
+        &args,
+        &opts.out,
+        &opts.out.join(format!("{name}.nextpnr.log")),
+        &format!("{name}: nextpnr"),
+        opts.progress_every,
+    )?;
+    let r = parse_nextpnr_report(&report)?;
+    let fmax = r.fmax_mhz;
+    let eps = fmax * 1e6 * b.events_per_clock as f64;
+    let row = Row {
+        block: name.clone(),
+        config: config_name.to_string(),
+        device: format!("LFE5U-85F {PACKAGE}, out of context"),
+        lut4: r.lut4,
+        ff: r.ff,
+        ebr: r.ebr,
+        dsp: r.dsp,
+        fmax_mhz: fmax,
+        target_mhz: TARGET_MHZ,
+        meets_target: fmax >= TARGET_MHZ,
+        latency: Some(b.latency),
+        events_per_clock: Some(b.events_per_clock),
+        events_per_sec: Some(eps),
+        line_rate_margin: Some(eps / LINE_RATE_PPS),
+        seconds: t0.elapsed().as_secs_f64(),
+    };
+    eprintln!("      {}", summary(&row));
+    Ok(row)
+}
+
+/// The ECP5 board top (fpga/ecp5_evn) with its pins and clock constraints.
+fn run_top(
+    n: usize,
+    total: usize,
+    gen: &Path,
+    config_name: &str,
+    opts: &Options,
+    tools: &Tools,
+) -> Result<Row, String> {
+    eprintln!("[{n}/{total}] ecp5_evn top: synthesis and place-and-route");
+    let t0 = Instant::now();
+    let rtl = opts.root.join("fpga/rtl");
+    let mut files: Vec<PathBuf> = vec![gen.join("strack_nic.v"), gen.join("load_table.v")];
+    let mut common: Vec<PathBuf> = std::fs::read_dir(&rtl)
+        .map_err(|e| format!("cannot read {}: {e}", rtl.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "v"))
+        .collect();
+    common.sort();
+    files.extend(common);
+    files.push(opts.root.join("fpga/ecp5_evn/top.v"));
+    let reads = format!(
+        "read_verilog -I{} -I{} {}",
+        gen.display(),
+        rtl.display(),
+        files
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let json = opts.out.join("top_ecp5_evn.json");
+    run_tool(
+        &tools.yosys,
+        &["-q".into(), "-p".into(), yosys_script(&reads, "top", &json)],
+        &opts.out,
+        &opts.out.join("top_ecp5_evn.yosys.log"),
+        "ecp5_evn top: yosys",
+        opts.progress_every,
+    )?;
+    let report = opts.out.join("top_ecp5_evn.report.json");
+    let cons = opts.root.join("constraints/ecp5_evn");
+    for f in ["pins.lpf", "timing.lpf"] {
+        let to = opts.out.join(format!("ecp5_evn_{f}"));
+        std::fs::copy(cons.join(f), &to)
+            .map_err(|e| format!("cannot copy {} to {}: {e}", f, to.display()))?;
+    }
+    let args = vec![
+        format!("--{TOP_DEVICE}"),
+        "--package".into(),
+        PACKAGE.into(),
+        "--json".into(),
+        "top_ecp5_evn.json".into(),
+        "--lpf".into(),
+        "ecp5_evn_pins.lpf".into(),
+        "--lpf".into(),
+        "ecp5_evn_timing.lpf".into(),
+        "--textcfg".into(),
+        "top_ecp5_evn.config".into(),
+        "--timing-allow-fail".into(),
+        "--seed".into(),
+        "1".into(),
+        "--report".into(),
+        "top_ecp5_evn.report.json".into(),
+    ];
+    run_tool(
+        &tools.nextpnr,
+        &args,
+        &opts.out,
+        &opts.out.join("top_ecp5_evn.nextpnr.log"),
+        "ecp5_evn top: nextpnr",
+        opts.progress_every,
+    )?;
+    let r = parse_nextpnr_report(&report)?;
+    let row = Row {
+        block: "top (fpga/ecp5_evn)".into(),
+        config: config_name.to_string(),
+        device: format!("LFE5UM5G-85F {PACKAGE}, board pins"),
+        lut4: r.lut4,
+        ff: r.ff,
+        ebr: r.ebr,
+        dsp: r.dsp,
+        fmax_mhz: r.fmax_mhz,
+        target_mhz: TARGET_MHZ,
+        meets_target: r.fmax_mhz >= TARGET_MHZ,
+        latency: None,
+        events_per_clock: None,
+        events_per_sec: None,
+        line_rate_margin: None,
+        seconds: t0.elapsed().as_secs_f64(),
+    };
+    eprintln!("      {}", summary(&row));
+    Ok(row)
 }
 
 fn summary(r: &Row) -> String {

@@ -366,7 +366,13 @@ fn report_flow_runs_on_the_small_config() {
     let blocks = ["entropy_bitmap", "sack_receiver", "load_table"];
     let run = Command::new(env!("CARGO_BIN_EXE_strackgen"))
         .args(["report", "--config", "configs/small.toml", "--no-top"])
-        .args(["--blocks", &blocks.join(","), "--progress-secs", "60", "--out"])
+        .args([
+            "--blocks",
+            &blocks.join(","),
+            "--progress-secs",
+            "60",
+            "--out",
+        ])
         .arg(&out)
         .current_dir(root())
         .output()
@@ -398,7 +404,10 @@ fn report_flow_runs_on_the_small_config() {
     let stdout = String::from_utf8_lossy(&run.stdout);
     for b in blocks {
         assert!(md.contains(&format!("| {b} | small |")), "{md}");
-        assert!(stdout.contains(&format!("| {b} | small |")), "table not printed");
+        assert!(
+            stdout.contains(&format!("| {b} | small |")),
+            "table not printed"
+        );
     }
     let _ = std::fs::remove_dir_all(&out);
 }
@@ -406,12 +415,20 @@ fn report_flow_runs_on_the_small_config() {
 #[test]
 fn report_refuses_unknown_blocks_and_names_the_choices() {
     let run = Command::new(env!("CARGO_BIN_EXE_strackgen"))
-        .args(["report", "--blocks", "entropy_bitmap,warp_drive", "--no-top"])
+        .args([
+            "report",
+            "--blocks",
+            "entropy_bitmap,warp_drive",
+            "--no-top",
+        ])
         .current_dir(root())
         .output()
         .unwrap();
     assert!(!run.status.success());
     let e = String::from_utf8_lossy(&run.stderr);
     assert!(e.contains("--blocks") && e.contains("warp_drive"), "{e}");
-    assert!(e.contains("load_table"), "the error lists the known blocks: {e}");
+    assert!(
+        e.contains("load_table"),
+        "the error lists the known blocks: {e}"
+    );
 }
