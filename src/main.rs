@@ -58,8 +58,11 @@ enum Cmd {
         #[arg(long, value_delimiter = ',')]
         blocks: Vec<String>,
         /// Leave out the ECP5 board top (fpga/ecp5_evn).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "top_only")]
         no_top: bool,
+        /// Run only the ECP5 board top, no block out of context.
+        #[arg(long, conflicts_with = "blocks")]
+        top_only: bool,
         /// The repository root, where fpga/ and constraints/ are.
         #[arg(long, default_value = ".")]
         root: PathBuf,
@@ -244,13 +247,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             out,
             blocks,
             no_top,
+            top_only,
             root,
             progress_secs,
             jobs,
         } => report_cmd(
             config.as_ref(),
             out,
-            blocks,
+            if top_only { None } else { Some(blocks) },
             !no_top,
             root,
             (progress_secs, jobs),
@@ -317,7 +321,7 @@ fn write_verilog(cfg: &Config, out: &std::path::Path) -> Result<Vec<hdl::Block>,
 fn report_cmd(
     config: Option<&PathBuf>,
     out: PathBuf,
-    blocks: Vec<String>,
+    blocks: Option<Vec<String>>,
     top: bool,
     root: PathBuf,
     (progress_secs, jobs): (u64, Option<usize>),
@@ -327,18 +331,20 @@ fn report_cmd(
         .and_then(|p| p.file_stem())
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "built-in default".into());
-    let blocks = if blocks.is_empty() {
-        hdl::BLOCKS.iter().map(|b| b.to_string()).collect()
-    } else {
-        for b in &blocks {
-            if !hdl::BLOCKS.contains(&b.as_str()) {
-                return Err(format!(
-                    "--blocks: unknown block `{b}` (known: {})",
-                    hdl::BLOCKS.join(", ")
-                ));
+    let blocks = match blocks {
+        None => Vec::new(),
+        Some(b) if b.is_empty() => hdl::BLOCKS.iter().map(|b| b.to_string()).collect(),
+        Some(blocks) => {
+            for b in &blocks {
+                if !hdl::BLOCKS.contains(&b.as_str()) {
+                    return Err(format!(
+                        "--blocks: unknown block `{b}` (known: {})",
+                        hdl::BLOCKS.join(", ")
+                    ));
+                }
             }
+            blocks
         }
-        blocks
     };
     if top && !root.join("fpga/ecp5_evn/top.v").is_file() {
         return Err(format!(
@@ -377,7 +383,20 @@ fn report_cmd(
         out.join("timing.json").display(),
         out.join("timing.md").display()
     );
-    Ok(ExitCode::SUCCESS)
+    let failed: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.error.is_some())
+        .map(|r| r.block.as_str())
+        .collect();
+    if failed.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Err(format!(
+            "the flow failed for {} (their errors are in timing.json, logs in {})",
+            failed.join(", "),
+            out.display()
+        ))
+    }
 }
 
 fn open_trace(path: &PathBuf) -> Result<Box<dyn BufRead>, String> {

@@ -20,6 +20,8 @@ pub const OOC_DEVICE: &str = "85k";
 /// The ECP5 Evaluation Board's part (LFE5UM5G-85F) for the board top.
 pub const TOP_DEVICE: &str = "um5g-85k";
 pub const PACKAGE: &str = "CABGA381";
+/// The board top's name in the report.
+pub const TOP_ROW: &str = "top (fpga/ecp5_evn)";
 
 /// What to run.
 pub struct Options {
@@ -43,15 +45,16 @@ pub struct Row {
     pub block: String,
     pub config: String,
     pub device: String,
-    /// nextpnr's TRELLIS_COMB cells: LUT4s and carry halves.
-    pub lut4: u64,
-    pub ff: u64,
+    /// nextpnr's TRELLIS_COMB cells: LUT4s and carry halves. The figures are `None` when the
+    /// run failed (`error`).
+    pub lut4: Option<u64>,
+    pub ff: Option<u64>,
     /// DP16KD block RAMs.
-    pub ebr: u64,
+    pub ebr: Option<u64>,
     /// MULT18X18D multipliers.
-    pub dsp: u64,
+    pub dsp: Option<u64>,
     /// Achieved after routing (the slowest clock's).
-    pub fmax_mhz: f64,
+    pub fmax_mhz: Option<f64>,
     pub target_mhz: f64,
     pub meets_target: bool,
     /// Cycles from an event in to its result out; `None` for the board top.
@@ -61,6 +64,31 @@ pub struct Row {
     /// `events_per_sec / LINE_RATE_PPS`; 1.0 keeps up with 800 Gb/s at 4 KiB.
     pub line_rate_margin: Option<f64>,
     pub seconds: f64,
+    /// Why the run failed (the tool's message and log), if it did.
+    pub error: Option<String>,
+}
+
+impl Row {
+    fn failed(block: &str, config: &str, device: String, error: String, seconds: f64) -> Row {
+        Row {
+            block: block.to_string(),
+            config: config.to_string(),
+            device,
+            lut4: None,
+            ff: None,
+            ebr: None,
+            dsp: None,
+            fmax_mhz: None,
+            target_mhz: TARGET_MHZ,
+            meets_target: false,
+            latency: None,
+            events_per_clock: None,
+            events_per_sec: None,
+            line_rate_margin: None,
+            seconds,
+            error: Some(error),
+        }
+    }
 }
 
 /// The tools, found once.
@@ -155,31 +183,41 @@ pub fn run(
         order.rotate_right(1);
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: std::sync::Mutex<Vec<Option<Result<Row, String>>>> =
-        std::sync::Mutex::new(vec![None; total]);
+    let results: std::sync::Mutex<Vec<Option<Row>>> = std::sync::Mutex::new(vec![None; total]);
     std::thread::scope(|scope| {
         for _ in 0..opts.jobs.clamp(1, total.max(1)) {
             scope.spawn(|| loop {
                 let k = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                 let Some(&j) = order.get(k) else { break };
+                let t0 = Instant::now();
                 let r = match jobs[j] {
                     Some(b) => run_block(b, k + 1, total, &gen, config_name, opts, tools),
                     None => run_top(k + 1, total, &gen, config_name, opts, tools),
                 };
-                let failed = r.is_err();
-                results.lock().unwrap()[j] = Some(r);
-                if failed {
-                    // Let the other workers finish what they run; start nothing new.
-                    next.store(total, std::sync::atomic::Ordering::SeqCst);
-                    break;
-                }
+                // A failed run is a row of the report too (with its error), so the others'
+                // figures are not lost.
+                let row = r.unwrap_or_else(|e| {
+                    let (name, device) = match jobs[j] {
+                        Some(b) => (
+                            b.name.as_str(),
+                            format!("LFE5U-85F {PACKAGE}, out of context"),
+                        ),
+                        None => (TOP_ROW, format!("LFE5UM5G-85F {PACKAGE}, board pins")),
+                    };
+                    let row = Row::failed(name, config_name, device, e, t0.elapsed().as_secs_f64());
+                    eprintln!("      {}", summary(&row));
+                    row
+                });
+                results.lock().unwrap()[j] = Some(row);
             });
         }
     });
-    let mut rows = Vec::new();
-    for r in results.into_inner().unwrap().into_iter().flatten() {
-        rows.push(r?);
-    }
+    let rows: Vec<Row> = results
+        .into_inner()
+        .unwrap()
+        .into_iter()
+        .flatten()
+        .collect();
     write_reports(&opts.out, &rows, tools)?;
     Ok(rows)
 }
@@ -241,11 +279,11 @@ fn run_block(
         block: name.clone(),
         config: config_name.to_string(),
         device: format!("LFE5U-85F {PACKAGE}, out of context"),
-        lut4: r.lut4,
-        ff: r.ff,
-        ebr: r.ebr,
-        dsp: r.dsp,
-        fmax_mhz: fmax,
+        lut4: Some(r.lut4),
+        ff: Some(r.ff),
+        ebr: Some(r.ebr),
+        dsp: Some(r.dsp),
+        fmax_mhz: Some(fmax),
         target_mhz: TARGET_MHZ,
         meets_target: fmax >= TARGET_MHZ,
         latency: Some(b.latency),
@@ -253,6 +291,7 @@ fn run_block(
         events_per_sec: Some(eps),
         line_rate_margin: Some(eps / LINE_RATE_PPS),
         seconds: t0.elapsed().as_secs_f64(),
+        error: None,
     };
     eprintln!("      {}", summary(&row));
     Ok(row)
@@ -333,14 +372,14 @@ fn run_top(
     )?;
     let r = parse_nextpnr_report(&report)?;
     let row = Row {
-        block: "top (fpga/ecp5_evn)".into(),
+        block: TOP_ROW.into(),
         config: config_name.to_string(),
         device: format!("LFE5UM5G-85F {PACKAGE}, board pins"),
-        lut4: r.lut4,
-        ff: r.ff,
-        ebr: r.ebr,
-        dsp: r.dsp,
-        fmax_mhz: r.fmax_mhz,
+        lut4: Some(r.lut4),
+        ff: Some(r.ff),
+        ebr: Some(r.ebr),
+        dsp: Some(r.dsp),
+        fmax_mhz: Some(r.fmax_mhz),
         target_mhz: TARGET_MHZ,
         meets_target: r.fmax_mhz >= TARGET_MHZ,
         latency: None,
@@ -348,25 +387,30 @@ fn run_top(
         events_per_sec: None,
         line_rate_margin: None,
         seconds: t0.elapsed().as_secs_f64(),
+        error: None,
     };
     eprintln!("      {}", summary(&row));
     Ok(row)
 }
 
 fn summary(r: &Row) -> String {
+    if let Some(e) = &r.error {
+        return format!("{}: FAILED: {}", r.block, e.lines().next().unwrap_or(""));
+    }
+    let n = |v: Option<u64>| v.map_or("–".to_string(), |v| v.to_string());
     format!(
         "{}: {:.2} MHz ({}), {} LUT4, {} FF, {} EBR, {} DSP, {:.0} s",
         r.block,
-        r.fmax_mhz,
+        r.fmax_mhz.unwrap_or(0.0),
         if r.meets_target {
             "meets 125 MHz"
         } else {
             "below 125 MHz"
         },
-        r.lut4,
-        r.ff,
-        r.ebr,
-        r.dsp,
+        n(r.lut4),
+        n(r.ff),
+        n(r.ebr),
+        n(r.dsp),
         r.seconds
     )
 }
@@ -576,16 +620,21 @@ pub fn markdown(rows: &[Row]) -> String {
          |---|---|---:|---:|---:|---:|---:|:-:|---:|---:|---:|---:|\n",
     );
     let opt = |o: Option<String>| o.unwrap_or_else(|| "–".into());
+    let n = |v: Option<u64>| opt(v.map(|v| v.to_string()));
     for r in rows {
+        let fmax = match (&r.error, r.fmax_mhz) {
+            (Some(_), _) => "failed (log in the output directory)".to_string(),
+            (None, f) => opt(f.map(|f| format!("{f:.2}"))),
+        };
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {:.2} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             r.block,
             r.config,
-            r.lut4,
-            r.ff,
-            r.ebr,
-            r.dsp,
-            r.fmax_mhz,
+            n(r.lut4),
+            n(r.ff),
+            n(r.ebr),
+            n(r.dsp),
+            fmax,
             if r.meets_target { "yes" } else { "no" },
             opt(r.latency.map(|l| l.to_string())),
             opt(r.events_per_clock.map(|e| e.to_string())),
@@ -630,6 +679,25 @@ mod tests {
         let e = parse_nextpnr_report_text(r#"{"utilization": {}}"#).unwrap_err();
         assert!(e.contains("fmax"), "{e}");
         assert!(parse_nextpnr_report_text("not json").is_err());
+    }
+
+    #[test]
+    fn a_failed_run_is_a_row_with_its_error_and_no_figures() {
+        let r = Row::failed(
+            "cwnd_unit",
+            "small",
+            "x".into(),
+            "nextpnr: no fit".into(),
+            1.0,
+        );
+        let md = markdown(&[r.clone()]);
+        assert!(
+            md.contains("| cwnd_unit | small | – | – | – | – | failed"),
+            "{md}"
+        );
+        assert!(summary(&r).contains("FAILED: nextpnr: no fit"));
+        let j = serde_json::to_value(&r).unwrap();
+        assert!(j["fmax_mhz"].is_null() && j["error"] == "nextpnr: no fit");
     }
 
     #[test]

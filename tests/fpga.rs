@@ -392,6 +392,7 @@ fn report_flow_runs_on_the_small_config() {
     for (row, b) in rows.iter().zip(blocks) {
         assert_eq!(row["block"], b);
         assert_eq!(row["config"], "small");
+        assert!(row["error"].is_null(), "{row}");
         assert!(row["fmax_mhz"].as_f64().unwrap() > 0.0, "{row}");
         assert!(row["lut4"].as_u64().unwrap() > 0, "{row}");
         assert!(row["ff"].as_u64().unwrap() > 0, "{row}");

@@ -5,10 +5,11 @@
 //!  S0          S1            S2               S3                  S4 (the loop)         S5
 //!  s_link ─► RAM read ─► row reg ─► age = T - epoch ─► select newest:  ─► row_in ──► + deltas ──► + path load ─► m_*
 //!  s_tick ─► T (tick count           (clamped to K)    RAM row / rows     (prev packet's  (saturating,  (saturating)
-//!            the packet sees)        hit flags for      written 2-4        row when it    per slot)     sat popcount
+//!            the packet sees)        hit flags for      written 2-5        row when it    per slot)     sat popcount
 //!                                    stages 3 and 4     packets ahead;     wrote the same  │            ─► counters
-//!                                                       shift out the      link, moved on  ├─► RAM write {row, epoch T}
-//!                                                       ended slots        by 0/1 slot)    └─► fwd0 ─► fwd1 ─► fwd2
+//!                                                       shift out the      link, moved on  │
+//!                                                       ended slots        by 0/1 slot)    └─► fwd0 ─► fwd1 ─► fwd2 ─► fwd3
+//!                                                                                           └─► RAM write {row, epoch T}
 //! ```
 //!
 //! **Storage.** One RAM row per link holds the K loads in *logical* order (slot 0 = the slot
@@ -19,12 +20,14 @@
 //! (`links` rows of `K * load_bits + 48` bits; 64 x 16 x 16 is 64 rows of 304 bits). A row left
 //! untouched for 2^48 ticks would alias (9.1 years at the shortest slot, 2^10 ns).
 //!
-//! **Hazards, forwarded, never stalled.** A packet's RAM read (end of S0) misses the writes of
-//! the four packets ahead of it (their S4 writes land at or after that edge). The packets two
-//! to four ahead have finished S4 by the time it reaches S3, so their rows (`fwd0..2`) replace
-//! the RAM row there, newest first. The packet right ahead finishes S4 one cycle before it, so
-//! the only single-cycle loop is S4: `row = sat(previous row + deltas)`, with the previous row
-//! moved on by one slot when a tick came between them. Everything else is pipelined.
+//! **Hazards, forwarded, never stalled.** The RAM writes a row the cycle after S4 made it (from
+//! `fwd0`, so the loop's adder does not drive the RAM's pins), and a packet's RAM read (end of
+//! S0) misses the writes of the five packets ahead of it (theirs land at or after that edge).
+//! The packets two to five ahead have finished S4 by the time it reaches S3, so their rows
+//! (`fwd0..3`) replace the RAM row there, newest first. The packet right ahead finishes S4 one
+//! cycle before it, so the only single-cycle loop is S4: `row = sat(previous row + deltas)`,
+//! with the previous row moved on by one slot when a tick came between them. Everything else is
+//! pipelined.
 //!
 //! **Order within a cycle.** A tick on the same cycle as a packet counts before it (the model's
 //! DECISION): the packet's tick count `T` includes its own cycle's tick.
@@ -231,6 +234,14 @@ pub struct LoadTableRtl<
     /// `T - K` and `T >= K`, for stage 2's "K or more slots old".
     p2_tk: DFF<Bits<EPOCH_BITS>>,
     p2_tge: DFF<Bit>,
+    /// This packet's link equals that of the packet which will be, in stage 2, in stage 3
+    /// (`eq1`), stage 4 (`eq2`), `fwd0` (`eq3`), `fwd1` (`eq4`), `fwd2` (`eq5`): the 16-bit
+    /// compares made a stage early, so stage 2 only gates them with valid bits.
+    p2_eq1: DFF<Bit>,
+    p2_eq2: DFF<Bit>,
+    p2_eq3: DFF<Bit>,
+    p2_eq4: DFF<Bit>,
+    p2_eq5: DFF<Bit>,
     p3_valid: DFF<Bit>,
     p3_bad: DFF<Bit>,
     p3_link: DFF<Bits<16>>,
@@ -243,10 +254,12 @@ pub struct LoadTableRtl<
     p3_age: DFF<Bits<4>>,
     p3_hit1: DFF<Bit>,
     p3_d1: DFF<Bits<4>>,
-    /// Stage 3's choice, one-hot: the rows of the packets two, three, four ahead (else RAM).
+    /// Stage 3's choice, one-hot: the rows of the packets two, three, four, five ahead (else
+    /// RAM).
     p3_f0: DFF<Bit>,
     p3_f1: DFF<Bit>,
     p3_f2: DFF<Bit>,
+    p3_f3: DFF<Bit>,
     /// The chosen row is K or more slots old (all zero for this packet).
     p3_old: DFF<Bit>,
     p4_valid: DFF<Bit>,
@@ -266,7 +279,8 @@ pub struct LoadTableRtl<
     p5_path: DFF<Bits<KP>>,
     p5_row: DFF<Bits<KW>>,
     p5_sat: DFF<Bits<16>>,
-    /// The last three rows stage 4 produced (0 = the last cycle's), for forwarding.
+    /// The last four rows stage 4 produced (0 = the last cycle's), for forwarding; fwd0 is
+    /// also what the RAM writes.
     fwd0_valid: DFF<Bit>,
     fwd0_link: DFF<Bits<16>>,
     fwd0_t: DFF<Bits<EPOCH_BITS>>,
@@ -275,7 +289,10 @@ pub struct LoadTableRtl<
     fwd1_link: DFF<Bits<16>>,
     fwd1_t: DFF<Bits<EPOCH_BITS>>,
     fwd1_row: DFF<Bits<KW>>,
+    fwd2_valid: DFF<Bit>,
+    fwd2_t: DFF<Bits<EPOCH_BITS>>,
     fwd2_row: DFF<Bits<KW>>,
+    fwd3_row: DFF<Bits<KW>>,
 
     m_valid_reg: DFF<Bit>,
     m_bad_reg: DFF<Bit>,
@@ -300,9 +317,11 @@ pub struct LoadTableRtl<
     h2: Signal<Local, Bit>,
     h3: Signal<Local, Bit>,
     h4: Signal<Local, Bit>,
+    h5: Signal<Local, Bit>,
     d2: Signal<Local, Bits<4>>,
     d3: Signal<Local, Bits<4>>,
     d4: Signal<Local, Bits<4>>,
+    d5: Signal<Local, Bits<4>>,
     sh1: Signal<Local, Bits<KW>>,
     sh2: Signal<Local, Bits<KW>>,
     sh3: Signal<Local, Bits<KW>>,
@@ -431,6 +450,11 @@ impl<
             p2_raw: Default::default(),
             p2_tk: Default::default(),
             p2_tge: Default::default(),
+            p2_eq1: Default::default(),
+            p2_eq2: Default::default(),
+            p2_eq3: Default::default(),
+            p2_eq4: Default::default(),
+            p2_eq5: Default::default(),
             p3_valid: Default::default(),
             p3_bad: Default::default(),
             p3_link: Default::default(),
@@ -446,6 +470,7 @@ impl<
             p3_f0: Default::default(),
             p3_f1: Default::default(),
             p3_f2: Default::default(),
+            p3_f3: Default::default(),
             p3_old: Default::default(),
             p4_valid: Default::default(),
             p4_bad: Default::default(),
@@ -472,7 +497,10 @@ impl<
             fwd1_link: Default::default(),
             fwd1_t: Default::default(),
             fwd1_row: Default::default(),
+            fwd2_valid: Default::default(),
+            fwd2_t: Default::default(),
             fwd2_row: Default::default(),
+            fwd3_row: Default::default(),
             m_valid_reg: Default::default(),
             m_bad_reg: Default::default(),
             m_path_reg: Default::default(),
@@ -495,9 +523,11 @@ impl<
             h2: Default::default(),
             h3: Default::default(),
             h4: Default::default(),
+            h5: Default::default(),
             d2: Default::default(),
             d3: Default::default(),
             d4: Default::default(),
+            d5: Default::default(),
             sh1: Default::default(),
             sh2: Default::default(),
             sh3: Default::default(),
@@ -578,6 +608,11 @@ impl<
             p2_raw,
             p2_tk,
             p2_tge,
+            p2_eq1,
+            p2_eq2,
+            p2_eq3,
+            p2_eq4,
+            p2_eq5,
             p3_valid,
             p3_bad,
             p3_link,
@@ -593,6 +628,7 @@ impl<
             p3_f0,
             p3_f1,
             p3_f2,
+            p3_f3,
             p3_old,
             p4_valid,
             p4_bad,
@@ -619,7 +655,10 @@ impl<
             fwd1_link,
             fwd1_t,
             fwd1_row,
+            fwd2_valid,
+            fwd2_t,
             fwd2_row,
+            fwd3_row,
             m_valid_reg,
             m_bad_reg,
             m_path_reg,
@@ -671,10 +710,16 @@ impl<
         self.p2_raw.d.next = self.ram.read_data.val();
         self.p2_tk.d.next = self.p1_t.q.val() - bit_cast::<EPOCH_BITS, 8>(self.cfg_k8.val());
         self.p2_tge.d.next = self.p1_t.q.val() >= bit_cast::<EPOCH_BITS, 8>(self.cfg_k8.val());
+        self.p2_eq1.d.next = self.p1_link.q.val() == self.p2_link.q.val();
+        self.p2_eq2.d.next = self.p1_link.q.val() == self.p3_link.q.val();
+        self.p2_eq3.d.next = self.p1_link.q.val() == self.p4_link.q.val();
+        self.p2_eq4.d.next = self.p1_link.q.val() == self.fwd0_link.q.val();
+        self.p2_eq5.d.next = self.p1_link.q.val() == self.fwd1_link.q.val();
 
         // ---- Stage 2: the RAM row's age, and which younger packets on the same link wrote
         // after the RAM was read: the packets now in stages 3 (hit1) and 4 (h2), and the last
-        // two rows stage 4 produced (h3, h4), with their tick distances. Stage 3's choice (the
+        // three rows stage 4 produced (h3, h4, h5), with their tick distances (the link
+        // compares were made in stage 1). Stage 3's choice (the
         // newest hit, its age, whether it is K or more slots old) is made here, so stage 3 only
         // selects and shifts under registered controls.
         // age >= K is `epoch <= T - K` (T - K registered in stage 1; never when T < K), one
@@ -684,15 +729,17 @@ impl<
         self.p3_row.d.next = bit_cast::<KW, RW>(self.p2_raw.q.val() >> self.cfg_epoch_bits.val());
         self.w3.next = self.p3_valid.q.val() & !self.p3_bad.q.val() & self.p3_upd.q.val();
         self.w4.next = self.p4_valid.q.val() & !self.p4_bad.q.val() & self.p4_upd.q.val();
-        self.h1.next = self.w3.val() & (self.p3_link.q.val() == self.p2_link.q.val());
-        self.h2.next = self.w4.val() & (self.p4_link.q.val() == self.p2_link.q.val());
-        self.h3.next = self.fwd0_valid.q.val() & (self.fwd0_link.q.val() == self.p2_link.q.val());
-        self.h4.next = self.fwd1_valid.q.val() & (self.fwd1_link.q.val() == self.p2_link.q.val());
+        self.h1.next = self.w3.val() & self.p2_eq1.q.val();
+        self.h2.next = self.w4.val() & self.p2_eq2.q.val();
+        self.h3.next = self.fwd0_valid.q.val() & self.p2_eq3.q.val();
+        self.h4.next = self.fwd1_valid.q.val() & self.p2_eq4.q.val();
+        self.h5.next = self.fwd2_valid.q.val() & self.p2_eq5.q.val();
         if self.cfg_fault_no_fwd.val() {
             self.h1.next = false;
             self.h2.next = false;
             self.h3.next = false;
             self.h4.next = false;
+            self.h5.next = false;
         }
         self.p3_hit1.d.next = self.h1.val();
         self.p3_d1.d.next = bit_cast::<4, EPOCH_BITS>(self.p2_t.q.val())
@@ -703,22 +750,32 @@ impl<
             - bit_cast::<4, EPOCH_BITS>(self.fwd0_t.q.val());
         self.d4.next = bit_cast::<4, EPOCH_BITS>(self.p2_t.q.val())
             - bit_cast::<4, EPOCH_BITS>(self.fwd1_t.q.val());
+        self.d5.next = bit_cast::<4, EPOCH_BITS>(self.p2_t.q.val())
+            - bit_cast::<4, EPOCH_BITS>(self.fwd2_t.q.val());
         self.sel_age2.next = bit_cast::<4, EPOCH_BITS>(self.p2_t.q.val())
             - bit_cast::<4, EPOCH_BITS>(self.epoch.val());
         self.sel_old2.next = self.p2_tge.q.val() & (self.epoch.val() <= self.p2_tk.q.val());
         self.p3_f0.d.next = false;
         self.p3_f1.d.next = false;
         self.p3_f2.d.next = false;
+        self.p3_f3.d.next = false;
+        if self.h5.val() {
+            self.sel_age2.next = self.d5.val();
+            self.sel_old2.next = self.cfg_ge_k.val().get_bit(self.d5.val().index());
+            self.p3_f3.d.next = true;
+        }
         if self.h4.val() {
             self.sel_age2.next = self.d4.val();
             self.sel_old2.next = self.cfg_ge_k.val().get_bit(self.d4.val().index());
             self.p3_f2.d.next = true;
+            self.p3_f3.d.next = false;
         }
         if self.h3.val() {
             self.sel_age2.next = self.d3.val();
             self.sel_old2.next = self.cfg_ge_k.val().get_bit(self.d3.val().index());
             self.p3_f1.d.next = true;
             self.p3_f2.d.next = false;
+            self.p3_f3.d.next = false;
         }
         if self.h2.val() {
             self.sel_age2.next = self.d2.val();
@@ -726,6 +783,7 @@ impl<
             self.p3_f0.d.next = true;
             self.p3_f1.d.next = false;
             self.p3_f2.d.next = false;
+            self.p3_f3.d.next = false;
         }
         self.p3_age.d.next = self.sel_age2.val();
         self.p3_old.d.next = self.sel_old2.val();
@@ -739,8 +797,11 @@ impl<
         self.p3_t.d.next = self.p2_t.q.val();
 
         // ---- Stage 3: the newest of the RAM row and the rows written since (the packet two,
-        // three or four ahead, one-hot), aged to this packet's slot.
+        // three, four or five ahead, one-hot), aged to this packet's slot.
         self.sel_row.next = self.p3_row.q.val();
+        if self.p3_f3.q.val() {
+            self.sel_row.next = self.fwd3_row.q.val();
+        }
         if self.p3_f2.q.val() {
             self.sel_row.next = self.fwd2_row.q.val();
         }
@@ -866,11 +927,13 @@ impl<
             self.dl_w.next = self.dl_w.val() >> self.cfg_w1.val();
         }
         self.write.next = self.p4_valid.q.val() & !self.p4_bad.q.val() & self.p4_upd.q.val();
-        self.ram.write_address.next = self.p4_link.q.val();
-        self.ram.write_data.next = (bit_cast::<RW, KW>(self.new_row.val())
+        // The RAM writes the row a cycle after the loop made it, from fwd0: the loop's adder
+        // does not drive the RAM's data pins across the die.
+        self.ram.write_address.next = self.fwd0_link.q.val();
+        self.ram.write_data.next = (bit_cast::<RW, KW>(self.fwd0_row.q.val())
             << self.cfg_epoch_bits.val())
-            | bit_cast::<RW, EPOCH_BITS>(self.p4_t.q.val());
-        self.ram.write_enable.next = self.write.val();
+            | bit_cast::<RW, EPOCH_BITS>(self.fwd0_t.q.val());
+        self.ram.write_enable.next = self.fwd0_valid.q.val();
         self.fwd0_valid.d.next = self.write.val();
         self.fwd0_link.d.next = self.p4_link.q.val();
         self.fwd0_t.d.next = self.p4_t.q.val();
@@ -879,7 +942,10 @@ impl<
         self.fwd1_link.d.next = self.fwd0_link.q.val();
         self.fwd1_t.d.next = self.fwd0_t.q.val();
         self.fwd1_row.d.next = self.fwd0_row.q.val();
+        self.fwd2_valid.d.next = self.fwd1_valid.q.val();
+        self.fwd2_t.d.next = self.fwd1_t.q.val();
         self.fwd2_row.d.next = self.fwd1_row.q.val();
+        self.fwd3_row.d.next = self.fwd2_row.q.val();
         self.p5_valid.d.next = self.p4_valid.q.val();
         self.p5_bad.d.next = self.p4_bad.q.val();
         self.p5_fb.d.next = self.p4_fb.q.val();

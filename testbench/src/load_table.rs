@@ -34,6 +34,7 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "same_link_two_apart",
     "same_link_three_apart",
     "same_link_four_apart",
+    "same_link_five_apart",
     "row_aged_partly",
     "row_aged_out",
     "no_packet",
@@ -115,9 +116,9 @@ pub struct Block {
     shape: Shape,
     /// Tick count when each row was last written (for the aging coverage).
     written_at: Vec<Option<u64>>,
-    /// The links of the last four cycles' update packets (newest first): the writes a packet's
+    /// The links of the last five cycles' update packets (newest first): the writes a packet's
     /// RAM read misses, which the RTL forwards.
-    recent: [Option<u32>; 4],
+    recent: [Option<u32>; 5],
 }
 
 impl Block {
@@ -127,7 +128,7 @@ impl Block {
             model: LoadTable::from_config(cfg),
             shape,
             written_at: vec![None; cfg.load_table.links as usize],
-            recent: [None; 4],
+            recent: [None; 5],
         }
     }
 }
@@ -257,6 +258,7 @@ impl CosimBlock for Block {
                         "same_link_two_apart",
                         "same_link_three_apart",
                         "same_link_four_apart",
+                        "same_link_five_apart",
                     ];
                     if let Some(d) = self.recent.iter().position(|l| *l == Some(p.link)) {
                         cov.hit(names[d]);
@@ -284,7 +286,13 @@ impl CosimBlock for Block {
                 }
             }
         }
-        self.recent = [upd_link, self.recent[0], self.recent[1], self.recent[2]];
+        self.recent = [
+            upd_link,
+            self.recent[0],
+            self.recent[1],
+            self.recent[2],
+            self.recent[3],
+        ];
         Regs {
             valid: o.valid,
             bad: o.bad,
