@@ -139,12 +139,15 @@ impl Tools {
     }
 }
 
-/// Yosys's coarse stage of `synth_ecp5` without `share`: the SAT-based `share` pass runs out
-/// of memory (24 GB) on the wide blocks under Yosys 0.23.
+/// Yosys 0.23's coarse stage of `synth_ecp5` without `share` (the SAT-based `share` pass runs
+/// out of memory, 24 GB, on the wide blocks), otherwise the same, multipliers to MULT18X18D
+/// included.
 const COARSE_NO_SHARE: &str = "proc; flatten; tribuf -logic; deminout; opt_expr; opt_clean; \
     check; opt -nodffe -nosdff; fsm; opt; wreduce; peepopt; opt_clean; \
-    techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; alumacc; opt; \
-    memory -nomap; opt_clean";
+    techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; \
+    techmap -map +/mul2dsp.v -map +/ecp5/dsp_map.v -D DSP_A_MAXWIDTH=18 -D DSP_B_MAXWIDTH=18 \
+    -D DSP_A_MINWIDTH=2 -D DSP_B_MINWIDTH=2 -D DSP_NAME=$__MUL18X18; \
+    chtype -set $mul t:$__soft_mul; alumacc; opt; memory -nomap; opt_clean";
 
 fn yosys_script(reads: &str, top: &str, json: &Path) -> String {
     format!(
