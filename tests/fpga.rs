@@ -356,16 +356,16 @@ fn wrappers_pass_their_test_bench_small_config() {
 }
 
 /// CI's check of the open flow (issue 5: the flow runs and writes its report on a small
-/// config; the figures are not checked). The blocks that hold the cwnd unit (cwnd_unit,
-/// strack_nic and the board top) take 10 minutes or more each to place and route at any config
-/// (the unit is about 20 k LUTs whatever the config), so CI runs the others; `make synth` runs
-/// all of them. Needs Yosys and nextpnr-ecp5 (`make deps` installs them).
+/// config; the figures are not checked): four blocks out of context and the ECP5 board top,
+/// placed and routed with its pins and PLL. `sack_sender` and `strack_nic` are left to
+/// `make synth`: they take the longest to place and route at any config (docs/timing.md).
+/// Needs Yosys and nextpnr-ecp5 (`make deps` installs them).
 #[test]
 fn report_flow_runs_on_the_small_config() {
     let out = std::env::temp_dir().join(format!("strackgen-report-{}", std::process::id()));
-    let blocks = ["entropy_bitmap", "sack_receiver", "load_table"];
+    let blocks = ["entropy_bitmap", "cwnd_unit", "sack_receiver", "load_table"];
     let run = Command::new(env!("CARGO_BIN_EXE_strackgen"))
-        .args(["report", "--config", "configs/small.toml", "--no-top"])
+        .args(["report", "--config", "configs/small.toml", "--jobs", "2"])
         .args([
             "--blocks",
             &blocks.join(","),
@@ -379,7 +379,7 @@ fn report_flow_runs_on_the_small_config() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "strackgen report fails:\n{stderr}");
-    for b in blocks {
+    for b in blocks.iter().chain(&["ecp5_evn top"]) {
         assert!(
             stderr.contains(&format!("{b}: synthesis and place-and-route")),
             "no progress line for {b}:\n{stderr}"
@@ -388,22 +388,34 @@ fn report_flow_runs_on_the_small_config() {
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("timing.json")).unwrap()).unwrap();
     let rows = json["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), blocks.len());
-    for (row, b) in rows.iter().zip(blocks) {
-        assert_eq!(row["block"], b);
+    assert_eq!(rows.len(), blocks.len() + 1, "a row per block and the top");
+    for row in rows {
         assert_eq!(row["config"], "small");
         assert!(row["error"].is_null(), "{row}");
         assert!(row["fmax_mhz"].as_f64().unwrap() > 0.0, "{row}");
         assert!(row["lut4"].as_u64().unwrap() > 0, "{row}");
         assert!(row["ff"].as_u64().unwrap() > 0, "{row}");
+    }
+    for (row, b) in rows.iter().zip(blocks) {
+        assert_eq!(row["block"], b);
         assert_eq!(row["events_per_clock"], 1);
         let eps = row["events_per_sec"].as_f64().unwrap();
         let margin = row["line_rate_margin"].as_f64().unwrap();
         assert!((eps / 24_414_062.5 - margin).abs() < 1e-9, "{row}");
     }
+    let top = &rows[blocks.len()];
+    assert_eq!(top["block"], "top (fpga/ecp5_evn)");
+    assert!(
+        top["latency"].is_null(),
+        "the top has no latency of its own"
+    );
+    assert!(
+        out.join("top_ecp5_evn.config").is_file(),
+        "the routed top's text config (for ecppack)"
+    );
     let md = std::fs::read_to_string(out.join("timing.md")).unwrap();
     let stdout = String::from_utf8_lossy(&run.stdout);
-    for b in blocks {
+    for b in blocks.iter().chain(&["top (fpga/ecp5_evn)"]) {
         assert!(md.contains(&format!("| {b} | small |")), "{md}");
         assert!(
             stdout.contains(&format!("| {b} | small |")),

@@ -8,7 +8,7 @@
 //!            the packet sees)        hit flags for      written 2-5        row when it    per slot)     sat popcount
 //!                                    stages 3 and 4     packets ahead;     wrote the same  │            ─► counters
 //!                                                       shift out the      link, moved on  │
-//!                                                       ended slots        by 0/1 slot)    └─► fwd0 ─► fwd1 ─► fwd2 ─► fwd3
+//!                                                       ended slots        by 0/1 slot)    └─► fwd0 ─► fwd1 ─► fwd2
 //!                                                                                           └─► RAM write {row, epoch T}
 //! ```
 //!
@@ -24,7 +24,8 @@
 //! `fwd0`, so the loop's adder does not drive the RAM's pins), and a packet's RAM read (end of
 //! S0) misses the writes of the five packets ahead of it (theirs land at or after that edge).
 //! The packets two to five ahead have finished S4 by the time it reaches S3, so their rows
-//! (`fwd0..3`) replace the RAM row there, newest first. The packet right ahead finishes S4 one
+//! replace the RAM row, newest first: the packets three to five ahead's in S2 (from `fwd0..2`),
+//! the packet two ahead's in S3 (from `fwd0`). The packet right ahead finishes S4 one
 //! cycle before it, so the only single-cycle loop is S4: `row = sat(previous row + deltas)`,
 //! with the previous row moved on by one slot when a tick came between them. Everything else is
 //! pipelined.
@@ -254,12 +255,8 @@ pub struct LoadTableRtl<
     p3_age: DFF<Bits<4>>,
     p3_hit1: DFF<Bit>,
     p3_d1: DFF<Bits<4>>,
-    /// Stage 3's choice, one-hot: the rows of the packets two, three, four, five ahead (else
-    /// RAM).
+    /// Stage 3 takes the row of the packet two ahead (else `p3_row`).
     p3_f0: DFF<Bit>,
-    p3_f1: DFF<Bit>,
-    p3_f2: DFF<Bit>,
-    p3_f3: DFF<Bit>,
     /// The chosen row is K or more slots old (all zero for this packet).
     p3_old: DFF<Bit>,
     p4_valid: DFF<Bit>,
@@ -279,7 +276,7 @@ pub struct LoadTableRtl<
     p5_path: DFF<Bits<KP>>,
     p5_row: DFF<Bits<KW>>,
     p5_sat: DFF<Bits<16>>,
-    /// The last four rows stage 4 produced (0 = the last cycle's), for forwarding; fwd0 is
+    /// The last three rows stage 4 produced (0 = the last cycle's), for forwarding; fwd0 is
     /// also what the RAM writes.
     fwd0_valid: DFF<Bit>,
     fwd0_link: DFF<Bits<16>>,
@@ -292,7 +289,9 @@ pub struct LoadTableRtl<
     fwd2_valid: DFF<Bit>,
     fwd2_t: DFF<Bits<EPOCH_BITS>>,
     fwd2_row: DFF<Bits<KW>>,
-    fwd3_row: DFF<Bits<KW>>,
+    /// The stage-4 loop's own copy of the last row written (loaded only on writes, so Yosys
+    /// keeps it apart from `fwd0_row`): the loop's register drives only the loop's adders.
+    loop_row: DFF<Bits<KW>>,
 
     m_valid_reg: DFF<Bit>,
     m_bad_reg: DFF<Bit>,
@@ -468,9 +467,6 @@ impl<
             p3_hit1: Default::default(),
             p3_d1: Default::default(),
             p3_f0: Default::default(),
-            p3_f1: Default::default(),
-            p3_f2: Default::default(),
-            p3_f3: Default::default(),
             p3_old: Default::default(),
             p4_valid: Default::default(),
             p4_bad: Default::default(),
@@ -500,7 +496,7 @@ impl<
             fwd2_valid: Default::default(),
             fwd2_t: Default::default(),
             fwd2_row: Default::default(),
-            fwd3_row: Default::default(),
+            loop_row: Default::default(),
             m_valid_reg: Default::default(),
             m_bad_reg: Default::default(),
             m_path_reg: Default::default(),
@@ -626,9 +622,6 @@ impl<
             p3_hit1,
             p3_d1,
             p3_f0,
-            p3_f1,
-            p3_f2,
-            p3_f3,
             p3_old,
             p4_valid,
             p4_bad,
@@ -658,7 +651,7 @@ impl<
             fwd2_valid,
             fwd2_t,
             fwd2_row,
-            fwd3_row,
+            loop_row,
             m_valid_reg,
             m_bad_reg,
             m_path_reg,
@@ -755,35 +748,29 @@ impl<
         self.sel_age2.next = bit_cast::<4, EPOCH_BITS>(self.p2_t.q.val())
             - bit_cast::<4, EPOCH_BITS>(self.epoch.val());
         self.sel_old2.next = self.p2_tge.q.val() & (self.epoch.val() <= self.p2_tk.q.val());
+        // The newest hit wins. The rows of the packets three to five ahead are in fwd0..2 now
+        // (fwd1..3 in stage 3), so they are selected here, with the RAM row, into `p3_row`;
+        // stage 3 only chooses between that and the packet two ahead's (then in fwd0).
         self.p3_f0.d.next = false;
-        self.p3_f1.d.next = false;
-        self.p3_f2.d.next = false;
-        self.p3_f3.d.next = false;
         if self.h5.val() {
             self.sel_age2.next = self.d5.val();
             self.sel_old2.next = self.cfg_ge_k.val().get_bit(self.d5.val().index());
-            self.p3_f3.d.next = true;
+            self.p3_row.d.next = self.fwd2_row.q.val();
         }
         if self.h4.val() {
             self.sel_age2.next = self.d4.val();
             self.sel_old2.next = self.cfg_ge_k.val().get_bit(self.d4.val().index());
-            self.p3_f2.d.next = true;
-            self.p3_f3.d.next = false;
+            self.p3_row.d.next = self.fwd1_row.q.val();
         }
         if self.h3.val() {
             self.sel_age2.next = self.d3.val();
             self.sel_old2.next = self.cfg_ge_k.val().get_bit(self.d3.val().index());
-            self.p3_f1.d.next = true;
-            self.p3_f2.d.next = false;
-            self.p3_f3.d.next = false;
+            self.p3_row.d.next = self.fwd0_row.q.val();
         }
         if self.h2.val() {
             self.sel_age2.next = self.d2.val();
             self.sel_old2.next = self.cfg_ge_k.val().get_bit(self.d2.val().index());
             self.p3_f0.d.next = true;
-            self.p3_f1.d.next = false;
-            self.p3_f2.d.next = false;
-            self.p3_f3.d.next = false;
         }
         self.p3_age.d.next = self.sel_age2.val();
         self.p3_old.d.next = self.sel_old2.val();
@@ -797,17 +784,9 @@ impl<
         self.p3_t.d.next = self.p2_t.q.val();
 
         // ---- Stage 3: the newest of the RAM row and the rows written since (the packet two,
-        // three, four or five ahead, one-hot), aged to this packet's slot.
+        // three, four or five ahead), aged to this packet's slot. All but the packet two ahead's
+        // (now in fwd0) were chosen in stage 2 (`p3_row`).
         self.sel_row.next = self.p3_row.q.val();
-        if self.p3_f3.q.val() {
-            self.sel_row.next = self.fwd3_row.q.val();
-        }
-        if self.p3_f2.q.val() {
-            self.sel_row.next = self.fwd2_row.q.val();
-        }
-        if self.p3_f1.q.val() {
-            self.sel_row.next = self.fwd1_row.q.val();
-        }
         if self.p3_f0.q.val() {
             self.sel_row.next = self.fwd0_row.q.val();
         }
@@ -847,10 +826,10 @@ impl<
         // ---- Stage 4, the one-cycle loop: the row (the previous packet's, when it wrote the
         // same link, moved on by the tick between them) plus the deltas, saturating. The three
         // candidate rows (this packet's base, the previous row, the previous row one slot on)
-        // are summed in parallel and the result selected last, so the loop runs from `fwd0_row`
+        // are summed in parallel and the result selected last, so the loop runs from `loop_row`
         // straight into an adder and the late-arriving selects fan out off the loop.
         self.cur_w.next = self.p4_base.q.val();
-        self.fw_w.next = self.fwd0_row.q.val();
+        self.fw_w.next = self.loop_row.q.val();
         self.dl_w.next = self.p4_deltas.q.val();
         self.new_row.next = 0.into();
         self.sat_mask.next = 0.into();
@@ -938,6 +917,10 @@ impl<
         self.fwd0_link.d.next = self.p4_link.q.val();
         self.fwd0_t.d.next = self.p4_t.q.val();
         self.fwd0_row.d.next = self.new_row.val();
+        self.loop_row.d.next = self.loop_row.q.val();
+        if self.write.val() {
+            self.loop_row.d.next = self.new_row.val();
+        }
         self.fwd1_valid.d.next = self.fwd0_valid.q.val();
         self.fwd1_link.d.next = self.fwd0_link.q.val();
         self.fwd1_t.d.next = self.fwd0_t.q.val();
@@ -945,7 +928,6 @@ impl<
         self.fwd2_valid.d.next = self.fwd1_valid.q.val();
         self.fwd2_t.d.next = self.fwd1_t.q.val();
         self.fwd2_row.d.next = self.fwd1_row.q.val();
-        self.fwd3_row.d.next = self.fwd2_row.q.val();
         self.p5_valid.d.next = self.p4_valid.q.val();
         self.p5_bad.d.next = self.p4_bad.q.val();
         self.p5_fb.d.next = self.p4_fb.q.val();
