@@ -693,7 +693,7 @@ mod tests {
             "nextpnr: no fit".into(),
             1.0,
         );
-        let md = markdown(&[r.clone()]);
+        let md = markdown(std::slice::from_ref(&r));
         assert!(
             md.contains("| cwnd_unit | small | – | – | – | – | failed"),
             "{md}"
