@@ -37,6 +37,9 @@ pub struct Options {
     pub progress_every: Duration,
     /// Tool runs at a time (nextpnr uses one core).
     pub jobs: usize,
+    /// The configuration the board top is built from, and its name, when it is not the
+    /// blocks' (the default-config NIC does not fit the ECP5-85).
+    pub top_config: Option<(Config, String)>,
 }
 
 /// One line of the report.
@@ -168,6 +171,14 @@ pub fn run(
 ) -> Result<Vec<Row>, String> {
     let gen = opts.out.join("verilog");
     let blocks = crate::write_verilog(cfg, &gen)?;
+    let (top_gen, top_config_name) = match &opts.top_config {
+        Some((tcfg, name)) if opts.top => {
+            let dir = opts.out.join("verilog-top");
+            crate::write_verilog(tcfg, &dir)?;
+            (dir, name.as_str())
+        }
+        _ => (gen.clone(), config_name),
+    };
     let mut jobs: Vec<Option<&hdl::Block>> = Vec::new();
     for name in &opts.blocks {
         let b = blocks
@@ -195,19 +206,24 @@ pub fn run(
                 let t0 = Instant::now();
                 let r = match jobs[j] {
                     Some(b) => run_block(b, k + 1, total, &gen, config_name, opts, tools),
-                    None => run_top(k + 1, total, &gen, config_name, opts, tools),
+                    None => run_top(k + 1, total, &top_gen, top_config_name, opts, tools),
                 };
                 // A failed run is a row of the report too (with its error), so the others'
                 // figures are not lost.
                 let row = r.unwrap_or_else(|e| {
-                    let (name, device) = match jobs[j] {
+                    let (name, cfg_name, device) = match jobs[j] {
                         Some(b) => (
                             b.name.as_str(),
+                            config_name,
                             format!("LFE5U-85F {PACKAGE}, out of context"),
                         ),
-                        None => (TOP_ROW, format!("LFE5UM5G-85F {PACKAGE}, board pins")),
+                        None => (
+                            TOP_ROW,
+                            top_config_name,
+                            format!("LFE5UM5G-85F {PACKAGE}, board pins"),
+                        ),
                     };
-                    let row = Row::failed(name, config_name, device, e, t0.elapsed().as_secs_f64());
+                    let row = Row::failed(name, cfg_name, device, e, t0.elapsed().as_secs_f64());
                     eprintln!("      {}", summary(&row));
                     row
                 });
@@ -497,6 +513,12 @@ fn run_tool(
     }
     let status = child.wait().map_err(|e| format!("{prog}: {e}"))?;
     if !status.success() {
+        if let Some(msg) = std::fs::read_to_string(log)
+            .ok()
+            .and_then(|t| does_not_fit(&t))
+        {
+            return Err(msg);
+        }
         return Err(format!(
             "{label} failed ({status}); log {}:\n{}",
             log.display(),
@@ -504,6 +526,26 @@ fn run_tool(
         ));
     }
     Ok(())
+}
+
+/// Prefix of the error of a design that needs more of a resource than the device has: a result
+/// of the flow, not a failure of it.
+pub const DOES_NOT_FIT: &str = "does not fit";
+
+/// From nextpnr's log: the resources the design needs beyond what the device has, as
+/// "does not fit: TRELLIS_COMB 122000 of 83640", if any.
+pub fn does_not_fit(log: &str) -> Option<String> {
+    let over: Vec<String> = log
+        .lines()
+        .filter_map(|l| {
+            let (cell, rest) = l.trim_start_matches("Info:").trim().split_once(':')?;
+            let (used, avail) = rest.split_once('/')?;
+            let used: u64 = used.trim().parse().ok()?;
+            let avail: u64 = avail.split_whitespace().next()?.parse().ok()?;
+            (used > avail).then(|| format!("{} {used} of {avail}", cell.trim()))
+        })
+        .collect();
+    (!over.is_empty()).then(|| format!("{DOES_NOT_FIT}: {}", over.join(", ")))
 }
 
 /// nextpnr's log line -> the phase it starts.
@@ -701,6 +743,20 @@ mod tests {
         assert!(summary(&r).contains("FAILED: nextpnr: no fit"));
         let j = serde_json::to_value(&r).unwrap();
         assert!(j["fmax_mhz"].is_null() && j["error"] == "nextpnr: no fit");
+    }
+
+    #[test]
+    fn a_design_too_big_for_the_device_is_named_as_such() {
+        let log = "Info: Device utilisation:\n\
+                   Info: \t          TRELLIS_FF:    5343/  83640     6%\n\
+                   Info: \t        TRELLIS_COMB:  122000/  83640   145%\n\
+                   ERROR: Unable to place cell 'x'\n";
+        assert_eq!(
+            does_not_fit(log).as_deref(),
+            Some("does not fit: TRELLIS_COMB 122000 of 83640")
+        );
+        let fits = "Info: \t        TRELLIS_COMB:   82956/  83640    99%\n";
+        assert_eq!(does_not_fit(fits), None);
     }
 
     #[test]
