@@ -712,9 +712,9 @@ impl<
         // ---- Stage 2: the RAM row's age, and which younger packets on the same link wrote
         // after the RAM was read: the packets now in stages 3 (hit1) and 4 (h2), and the last
         // three rows stage 4 produced (h3, h4, h5), with their tick distances (the link
-        // compares were made in stage 1). Stage 3's choice (the
-        // newest hit, its age, whether it is K or more slots old) is made here, so stage 3 only
-        // selects and shifts under registered controls.
+        // compares were made in stage 1). Stage 3's choice (the newest hit, its age, whether it
+        // is K or more slots old) is made here, so stage 3 only selects and shifts under
+        // registered controls.
         // age >= K is `epoch <= T - K` (T - K registered in stage 1; never when T < K), one
         // comparison instead of a subtraction and a comparison; the age's low bits are a 4-bit
         // difference.
