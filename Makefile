@@ -45,7 +45,8 @@ bench: deps
 
 # Open FPGA flow: every block of $(CONFIG) out of context and the ECP5 board top (Yosys
 # synth_ecp5, nextpnr-ecp5), the top built from configs/small.toml (the default-config NIC does
-# not fit the ECP5-85). Writes target/report/timing.{json,md}; about two hours on the default
-# config (docs/timing.md).
+# not fit the ECP5-85). Writes target/report/timing.{json,md}; two hours or more on the default
+# config: the SACK sender fills 99% of the device and its placement alone runs over an hour
+# (docs/timing.md).
 synth: build
 	$(STRACKGEN) report --config $(CONFIG) --top-config configs/small.toml --out target/report

@@ -46,6 +46,6 @@ if [ -f target/report/timing.md ]; then
   echo "== last timing report (target/report/timing.md, from make synth; not re-run here)"
   cat target/report/timing.md
 else
-  echo "== timing: make synth runs Yosys + nextpnr-ecp5 on every block and the ECP5 top (about two"
-  echo "   hours); docs/timing.md holds the latest table"
+  echo "== timing: make synth runs Yosys + nextpnr-ecp5 on every block and the ECP5 top (two hours"
+  echo "   or more); docs/timing.md holds the latest table"
 fi
