@@ -353,6 +353,10 @@ pub struct LoadTableRtl<
     e_psum: Signal<Local, Bits<PW1>>,
     e_path: Signal<Local, Bits<PW>>,
     new_row: Signal<Local, Bits<KW>>,
+    /// The loop's next row: `new_row` before the `update` gate (the loop register only loads
+    /// it on a write, which implies `update`), so the gate stays off the loop.
+    loop_next: Signal<Local, Bits<KW>>,
+    e_loop: Signal<Local, Bits<W>>,
     new_path: Signal<Local, Bits<KP>>,
     sat_mask: Signal<Local, Bits<16>>,
     write: Signal<Local, Bit>,
@@ -556,6 +560,8 @@ impl<
             e_psum: Default::default(),
             e_path: Default::default(),
             new_row: Default::default(),
+            loop_next: Default::default(),
+            e_loop: Default::default(),
             new_path: Default::default(),
             sat_mask: Default::default(),
             write: Default::default(),
@@ -832,6 +838,7 @@ impl<
         self.fw_w.next = self.loop_row.q.val();
         self.dl_w.next = self.p4_deltas.q.val();
         self.new_row.next = 0.into();
+        self.loop_next.next = 0.into();
         self.sat_mask.next = 0.into();
         for k in 0..K {
             self.e_cur.next = self.cur_w.val().get_bits::<W>(0);
@@ -892,6 +899,7 @@ impl<
                     self.e_old.next = self.e_cur_f.val();
                 }
             }
+            self.e_loop.next = self.e_new.val();
             if !self.p4_upd.q.val() {
                 self.e_new.next = self.e_old.val();
                 self.e_sat.next = false;
@@ -901,6 +909,8 @@ impl<
             }
             self.new_row.next = (self.new_row.val() >> self.cfg_w.val())
                 | (bit_cast::<KW, W>(self.e_new.val()) << self.cfg_top_row.val());
+            self.loop_next.next = (self.loop_next.val() >> self.cfg_w.val())
+                | (bit_cast::<KW, W>(self.e_loop.val()) << self.cfg_top_row.val());
             self.cur_w.next = self.cur_w.val() >> self.cfg_w.val();
             self.fw_w.next = self.fw_w.val() >> self.cfg_w.val();
             self.dl_w.next = self.dl_w.val() >> self.cfg_w1.val();
@@ -919,7 +929,7 @@ impl<
         self.fwd0_row.d.next = self.new_row.val();
         self.loop_row.d.next = self.loop_row.q.val();
         if self.write.val() {
-            self.loop_row.d.next = self.new_row.val();
+            self.loop_row.d.next = self.loop_next.val();
         }
         self.fwd1_valid.d.next = self.fwd0_valid.q.val();
         self.fwd1_link.d.next = self.fwd0_link.q.val();
