@@ -3,7 +3,7 @@
 // a received data packet and a new packet to send, each with its own valid bit, and the time);
 // one beat out per step, in order, with what the step sent and decided.
 //
-//   s_axis_* ──► unpack ──► strack_nic (LATENCY 2, free-running) ──► pack ──► FIFO ──► m_axis_*
+//   s_axis_* ──► unpack ──► strack_nic (LATENCY 4, free-running) ──► pack ──► FIFO ──► m_axis_*
 //                  ▲                                                             │
 //                  └──────────── s_axis_tready: room for every step in flight ◄──┘
 //

@@ -1,34 +1,52 @@
-//! Entropy bitmap RTL (spec section 1, Algorithm 3): one event per clock, latency 1.
+//! Entropy bitmap RTL (spec section 1, Algorithm 3): one event per clock, latency 3.
 //!
 //! ```text
-//!            ┌──────────── state (bitmap_reg, rr_reg, next_*_reg, last_reset_reg) ◄─────┐
-//!            ▼                                                                          │
-//! s_* ──► reset? ──► ACK update (bm0 → bm1, nv1/np1) ──► choose ──────────────────────────┤
-//!                                                        │  paths = max(8,min(N,2c))    │
-//!                                                        │  start = rr+1 (wrap at paths)│
-//!                                                        │  start set? clear it, take   │
-//!                                                        │  first clear in (start,paths)│
-//!                                                        │  else in [0,start), else start
-//!                                                        ▼                              │
-//!                                              m_*_reg (output registers) ──► m_*       │
+//!   stage 1: decode            stage 2: the loop (state)                   stage 3: encode
+//!  s_* ──► paths -> mask pm ─► q1_* ─► reset, ACK: bm1 ───────────┐        q2_* ─► index of
+//!          ACK -> one-hot,            cand = !bm1 & pm             │              the one-hot
+//!          "bits > e"                 hi = cand & gt, lo = cand & !gt              choice and
+//!          reset? (looked             first(hi) | first(lo) | start ──► q2_*       start ─► m_*
+//!          ahead past q1)             gt' = bits > choice ──► le_reg (gt = !le)
+//!                                     bm' = bm1 with start cleared ──► bm_reg
 //! ```
 //!
-//! Handshake: `s_ready = !m_valid | m_ready`. An event is accepted when `s_valid & s_ready`;
-//! its result appears on `m_*` the next cycle with `m_valid` high and stays until `m_ready`.
-//! When the output stage advances without an event, `m_valid` and every `m_*` field go to 0,
-//! so every port has a defined value on every cycle. The state changes only on accepted events,
-//! exactly as the model steps only on events.
+//! Handshake: `s_ready = !m_valid | m_ready`, and the three stages advance together on it (a
+//! stall holds the whole pipeline). An event is accepted when `s_valid & s_ready`; its result
+//! appears on `m_*` three advances later with `m_valid` high and stays until `m_ready`. A stage
+//! that advances without an event carries a bubble: `m_valid` and every `m_*` field go to 0, so
+//! every port has a defined value on every cycle. The state changes only on events, exactly as
+//! the model steps only on events; `status_bad_entropy_count` counts the malformed ACKs of the
+//! events up to the one on `m_*`.
 //!
-//! The scan is done in one cycle with two find-first encoders over the `N` bits (first clear
-//! bit above `start` below `paths`, and first clear bit below `start`), each a range mask (a
-//! shift of all-ones), a lowest-set-bit isolate (`x & !prefix_or_below(x)`, the prefix in
-//! log N shift-OR stages) and an OR tree per index bit: the depth grows with log N, not N,
-//! and there is no carry chain. Same result as the model's
-//! loop: if bit `start` is clear it is the answer and nothing is cleared; otherwise it is the
-//! first set bit skipped, it is cleared, and the scan continues from `start+1`, coming back to
-//! `start` when every bit is set.
+//! **Why three stages.** At 256 paths the step is a scan of 256 bits from a start that the
+//! previous step chose; in one cycle with its input decoding and the index encoding it was about
+//! 40 ns on an ECP5. Here stage 1 turns every input into the form the loop wants (the scan range
+//! as a mask, the ACK's entropy as a one-hot and as the mask of the entropies above it, the
+//! periodic reset decided), stage 3 turns the one-hot choice into an index, and the loop in
+//! stage 2 keeps only what the next event needs:
+//!
+//! - the round-robin pointer as the mask `gt` of the entropies above it (held inverted in
+//!   `le_reg` so that the all-zero power-up state means `rr = 0`), so the start `rr + 1` is
+//!   `gt`'s lowest bit and the two candidate sets are `cand & gt` (after `rr`) and
+//!   `cand & !gt` (up to `rr`): a scan from `rr + 1` that wraps at `paths` without an adder
+//!   or a compare (when `rr + 1 >= paths`, `gt & pm` is empty and the scan starts at 0);
+//! - each set's first bit as `x & !prefix(x)`, where `prefix` (the OR of the bits below, log
+//!   depth) is also the next step's `gt`: the mask of the entropies above the choice comes out
+//!   of the find-first for free.
+//!
+//! Same result as the model's loop: if bit `start` is clear it is the answer and nothing is
+//! cleared; otherwise it is cleared and the answer is the first clear bit after it (circularly
+//! within `paths`), or `start` itself when every bit is set.
+//!
+//! **The reset, looked ahead.** Whether the periodic reset fires depends on the time of the
+//! last reset, which the event one stage ahead may still change; stage 1 computes both
+//! `now - last_reset` and `now - (time of the event ahead)` and picks by whether that event
+//! resets.
 
 use rust_hdl::prelude::*;
+
+/// Pipeline depth: an event accepted at an advance comes out on `m_*` three advances later.
+pub const LATENCY: u32 = 3;
 
 /// See the module documentation. `N` = `max_paths`.
 #[derive(LogicBlock)]
@@ -72,7 +90,7 @@ pub struct EntropyBitmapRtl<const N: usize> {
     pub m_reset: Signal<Out, Bit>,
     /// The ACK was malformed and ignored.
     pub m_ack_ignored: Signal<Out, Bit>,
-    /// Malformed ACKs so far.
+    /// Malformed ACKs among the events up to the one on `m_*`.
     pub status_bad_entropy_count: Signal<Out, Bits<32>>,
 
     cfg_reset_interval: Constant<Bits<32>>,
@@ -80,52 +98,14 @@ pub struct EntropyBitmapRtl<const N: usize> {
     cfg_half_paths: Constant<Bits<32>>,
     cfg_four: Constant<Bits<32>>,
     cfg_eight: Constant<Bits<16>>,
-    cfg_one: Constant<Bits<16>>,
     cfg_one32: Constant<Bits<32>>,
     /// Fault injection for the co-sim self-test: 1 flips the ECN bit sense. Always 0 in
     /// generated products.
     cfg_fault_flip: Constant<Bit>,
-
-    bitmap_reg: DFF<Bits<N>>,
-    rr_reg: DFF<Bits<16>>,
-    next_valid_reg: DFF<Bit>,
-    next_path_reg: DFF<Bits<16>>,
-    last_reset_reg: DFF<Bits<32>>,
-    bad_count_reg: DFF<Bits<32>>,
-
-    m_valid_reg: DFF<Bit>,
-    m_choice_valid_reg: DFF<Bit>,
-    m_entropy_reg: DFF<Bits<16>>,
-    m_source_reg: DFF<Bits<2>>,
-    m_cleared_valid_reg: DFF<Bit>,
-    m_cleared_reg: DFF<Bits<16>>,
-    m_paths_reg: DFF<Bits<16>>,
-    m_reset_reg: DFF<Bit>,
-    m_ack_ignored_reg: DFF<Bit>,
-
-    advance: Signal<Local, Bit>,
-    fire: Signal<Local, Bit>,
-    elapsed: Signal<Local, Bits<32>>,
-    do_reset: Signal<Local, Bit>,
-    ack_ok: Signal<Local, Bit>,
-    ecn_bit: Signal<Local, Bit>,
-    bm0: Signal<Local, Bits<N>>,
-    bm1: Signal<Local, Bits<N>>,
-    bm2: Signal<Local, Bits<N>>,
-    nv1: Signal<Local, Bit>,
-    np1: Signal<Local, Bits<16>>,
-    paths: Signal<Local, Bits<16>>,
-    rr_inc: Signal<Local, Bits<16>>,
-    start: Signal<Local, Bits<16>>,
-    start_set: Signal<Local, Bit>,
-    hit_hi: Signal<Local, Bit>,
-    hi_idx: Signal<Local, Bits<16>>,
-    hit_lo: Signal<Local, Bit>,
-    lo_idx: Signal<Local, Bits<16>>,
-    cand_hi: Signal<Local, Bits<N>>,
-    cand_lo: Signal<Local, Bits<N>>,
-    one_hi: Signal<Local, Bits<N>>,
-    one_lo: Signal<Local, Bits<N>>,
+    cfg_ones: Constant<Bits<N>>,
+    /// Bit 0 alone, and every bit but 0.
+    cfg_bit0: Constant<Bits<N>>,
+    cfg_not0: Constant<Bits<N>>,
     /// `cfg_pow<k>` = 2^k: the shifts of the prefix-OR stages.
     cfg_pow0: Constant<Bits<16>>,
     cfg_pow1: Constant<Bits<16>>,
@@ -139,11 +119,6 @@ pub struct EntropyBitmapRtl<const N: usize> {
     cfg_pow9: Constant<Bits<16>>,
     cfg_pow10: Constant<Bits<16>>,
     cfg_pow11: Constant<Bits<16>>,
-    cfg_ones: Constant<Bits<N>>,
-    rng_hi: Signal<Local, Bits<N>>,
-    rng_lo: Signal<Local, Bits<N>>,
-    pre_hi: Signal<Local, Bits<N>>,
-    pre_lo: Signal<Local, Bits<N>>,
     /// `cfg_sel<k>`: the entropies whose index has bit `k` set (the one-hot encoder's masks).
     cfg_sel0: Constant<Bits<N>>,
     cfg_sel1: Constant<Bits<N>>,
@@ -157,9 +132,83 @@ pub struct EntropyBitmapRtl<const N: usize> {
     cfg_sel9: Constant<Bits<N>>,
     cfg_sel10: Constant<Bits<N>>,
     cfg_sel11: Constant<Bits<N>>,
-    choice: Signal<Local, Bits<16>>,
-    source: Signal<Local, Bits<2>>,
-    cleared_valid: Signal<Local, Bit>,
+
+    // Stage 1 -> 2: the event, decoded.
+    q1_valid: DFF<Bit>,
+    q1_now: DFF<Bits<32>>,
+    q1_reset: DFF<Bit>,
+    q1_ack_ok: DFF<Bit>,
+    q1_ack_bad: DFF<Bit>,
+    q1_ecn: DFF<Bit>,
+    q1_ack_e: DFF<Bits<16>>,
+    /// The ACK's entropy as a one-hot, and the mask of the entropies above it.
+    q1_ack_oh: DFF<Bits<N>>,
+    q1_ack_gt: DFF<Bits<N>>,
+    q1_choose: DFF<Bit>,
+    q1_paths: DFF<Bits<16>>,
+    /// Bits `0..paths`.
+    q1_pm: DFF<Bits<N>>,
+    // The state (stage 2).
+    bm_reg: DFF<Bits<N>>,
+    /// `!gt`: bit `i` (`i > 0`) set when `i <= rr`; bit 0 is ignored.
+    le_reg: DFF<Bits<N>>,
+    nv_reg: DFF<Bit>,
+    np_reg: DFF<Bits<16>>,
+    /// The mask of the entropies above `next_path`.
+    npt_reg: DFF<Bits<N>>,
+    last_reset_reg: DFF<Bits<32>>,
+    // Stage 2 -> 3: the choice as one-hots.
+    q2_valid: DFF<Bit>,
+    q2_reset: DFF<Bit>,
+    q2_ack_bad: DFF<Bit>,
+    q2_choose: DFF<Bit>,
+    q2_np: DFF<Bit>,
+    q2_np_e: DFF<Bits<16>>,
+    q2_res_oh: DFF<Bits<N>>,
+    q2_s_oh: DFF<Bits<N>>,
+    q2_start_set: DFF<Bit>,
+    q2_hit: DFF<Bit>,
+    q2_paths: DFF<Bits<16>>,
+    // Stage 3: the output registers.
+    bad_count_reg: DFF<Bits<32>>,
+    m_valid_reg: DFF<Bit>,
+    m_choice_valid_reg: DFF<Bit>,
+    m_entropy_reg: DFF<Bits<16>>,
+    m_source_reg: DFF<Bits<2>>,
+    m_cleared_valid_reg: DFF<Bit>,
+    m_cleared_reg: DFF<Bits<16>>,
+    m_paths_reg: DFF<Bits<16>>,
+    m_reset_reg: DFF<Bit>,
+    m_ack_ignored_reg: DFF<Bit>,
+
+    advance: Signal<Local, Bit>,
+    fire: Signal<Local, Bit>,
+    el_a: Signal<Local, Bits<32>>,
+    el_b: Signal<Local, Bits<32>>,
+    do_reset: Signal<Local, Bit>,
+    ack_ok: Signal<Local, Bit>,
+    ecn_bit: Signal<Local, Bit>,
+    paths: Signal<Local, Bits<16>>,
+    bm1: Signal<Local, Bits<N>>,
+    nv1: Signal<Local, Bit>,
+    np1: Signal<Local, Bits<16>>,
+    npt1: Signal<Local, Bits<N>>,
+    gt: Signal<Local, Bits<N>>,
+    cand: Signal<Local, Bits<N>>,
+    hi: Signal<Local, Bits<N>>,
+    lo: Signal<Local, Bits<N>>,
+    pre_hi: Signal<Local, Bits<N>>,
+    pre_lo: Signal<Local, Bits<N>>,
+    hit_hi: Signal<Local, Bit>,
+    hit_lo: Signal<Local, Bit>,
+    nowrap: Signal<Local, Bit>,
+    s_oh: Signal<Local, Bits<N>>,
+    gos: Signal<Local, Bits<N>>,
+    res_oh: Signal<Local, Bits<N>>,
+    gt_scan: Signal<Local, Bits<N>>,
+    start_set: Signal<Local, Bit>,
+    res_idx: Signal<Local, Bits<16>>,
+    s_idx: Signal<Local, Bits<16>>,
 }
 
 impl<const N: usize> EntropyBitmapRtl<N> {
@@ -191,47 +240,11 @@ impl<const N: usize> EntropyBitmapRtl<N> {
             cfg_half_paths: Constant::new(bits((N / 2) as u64)),
             cfg_four: Constant::new(bits(4)),
             cfg_eight: Constant::new(bits(8)),
-            cfg_one: Constant::new(bits(1)),
             cfg_one32: Constant::new(bits(1)),
             cfg_fault_flip: Constant::new(fault_flip),
-            bitmap_reg: Default::default(),
-            rr_reg: Default::default(),
-            next_valid_reg: Default::default(),
-            next_path_reg: Default::default(),
-            last_reset_reg: Default::default(),
-            bad_count_reg: Default::default(),
-            m_valid_reg: Default::default(),
-            m_choice_valid_reg: Default::default(),
-            m_entropy_reg: Default::default(),
-            m_source_reg: Default::default(),
-            m_cleared_valid_reg: Default::default(),
-            m_cleared_reg: Default::default(),
-            m_paths_reg: Default::default(),
-            m_reset_reg: Default::default(),
-            m_ack_ignored_reg: Default::default(),
-            advance: Default::default(),
-            fire: Default::default(),
-            elapsed: Default::default(),
-            do_reset: Default::default(),
-            ack_ok: Default::default(),
-            ecn_bit: Default::default(),
-            bm0: Default::default(),
-            bm1: Default::default(),
-            bm2: Default::default(),
-            nv1: Default::default(),
-            np1: Default::default(),
-            paths: Default::default(),
-            rr_inc: Default::default(),
-            start: Default::default(),
-            start_set: Default::default(),
-            hit_hi: Default::default(),
-            hi_idx: Default::default(),
-            hit_lo: Default::default(),
-            lo_idx: Default::default(),
-            cand_hi: Default::default(),
-            cand_lo: Default::default(),
-            one_hi: Default::default(),
-            one_lo: Default::default(),
+            cfg_ones: Constant::new(Bits::<N>::mask()),
+            cfg_bit0: Constant::new(Bits::<N>::default().replace_bit(0, true)),
+            cfg_not0: Constant::new(Bits::<N>::mask().replace_bit(0, false)),
             cfg_pow0: Constant::new(bits::<16>(1)),
             cfg_pow1: Constant::new(bits::<16>(2)),
             cfg_pow2: Constant::new(bits::<16>(4)),
@@ -244,11 +257,6 @@ impl<const N: usize> EntropyBitmapRtl<N> {
             cfg_pow9: Constant::new(bits::<16>(512)),
             cfg_pow10: Constant::new(bits::<16>(1024)),
             cfg_pow11: Constant::new(bits::<16>(2048)),
-            cfg_ones: Constant::new(Bits::<N>::mask()),
-            rng_hi: Default::default(),
-            rng_lo: Default::default(),
-            pre_hi: Default::default(),
-            pre_lo: Default::default(),
             cfg_sel0: Constant::new(crate::index_bit_mask::<N>(0)),
             cfg_sel1: Constant::new(crate::index_bit_mask::<N>(1)),
             cfg_sel2: Constant::new(crate::index_bit_mask::<N>(2)),
@@ -261,9 +269,73 @@ impl<const N: usize> EntropyBitmapRtl<N> {
             cfg_sel9: Constant::new(crate::index_bit_mask::<N>(9)),
             cfg_sel10: Constant::new(crate::index_bit_mask::<N>(10)),
             cfg_sel11: Constant::new(crate::index_bit_mask::<N>(11)),
-            choice: Default::default(),
-            source: Default::default(),
-            cleared_valid: Default::default(),
+            q1_valid: Default::default(),
+            q1_now: Default::default(),
+            q1_reset: Default::default(),
+            q1_ack_ok: Default::default(),
+            q1_ack_bad: Default::default(),
+            q1_ecn: Default::default(),
+            q1_ack_e: Default::default(),
+            q1_ack_oh: Default::default(),
+            q1_ack_gt: Default::default(),
+            q1_choose: Default::default(),
+            q1_paths: Default::default(),
+            q1_pm: Default::default(),
+            bm_reg: Default::default(),
+            le_reg: Default::default(),
+            nv_reg: Default::default(),
+            np_reg: Default::default(),
+            npt_reg: Default::default(),
+            last_reset_reg: Default::default(),
+            q2_valid: Default::default(),
+            q2_reset: Default::default(),
+            q2_ack_bad: Default::default(),
+            q2_choose: Default::default(),
+            q2_np: Default::default(),
+            q2_np_e: Default::default(),
+            q2_res_oh: Default::default(),
+            q2_s_oh: Default::default(),
+            q2_start_set: Default::default(),
+            q2_hit: Default::default(),
+            q2_paths: Default::default(),
+            bad_count_reg: Default::default(),
+            m_valid_reg: Default::default(),
+            m_choice_valid_reg: Default::default(),
+            m_entropy_reg: Default::default(),
+            m_source_reg: Default::default(),
+            m_cleared_valid_reg: Default::default(),
+            m_cleared_reg: Default::default(),
+            m_paths_reg: Default::default(),
+            m_reset_reg: Default::default(),
+            m_ack_ignored_reg: Default::default(),
+            advance: Default::default(),
+            fire: Default::default(),
+            el_a: Default::default(),
+            el_b: Default::default(),
+            do_reset: Default::default(),
+            ack_ok: Default::default(),
+            ecn_bit: Default::default(),
+            paths: Default::default(),
+            bm1: Default::default(),
+            nv1: Default::default(),
+            np1: Default::default(),
+            npt1: Default::default(),
+            gt: Default::default(),
+            cand: Default::default(),
+            hi: Default::default(),
+            lo: Default::default(),
+            pre_hi: Default::default(),
+            pre_lo: Default::default(),
+            hit_hi: Default::default(),
+            hit_lo: Default::default(),
+            nowrap: Default::default(),
+            s_oh: Default::default(),
+            gos: Default::default(),
+            res_oh: Default::default(),
+            gt_scan: Default::default(),
+            start_set: Default::default(),
+            res_idx: Default::default(),
+            s_idx: Default::default(),
         }
     }
 }
@@ -274,11 +346,35 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
         dff_setup!(
             self,
             clock,
-            bitmap_reg,
-            rr_reg,
-            next_valid_reg,
-            next_path_reg,
+            q1_valid,
+            q1_now,
+            q1_reset,
+            q1_ack_ok,
+            q1_ack_bad,
+            q1_ecn,
+            q1_ack_e,
+            q1_ack_oh,
+            q1_ack_gt,
+            q1_choose,
+            q1_paths,
+            q1_pm,
+            bm_reg,
+            le_reg,
+            nv_reg,
+            np_reg,
+            npt_reg,
             last_reset_reg,
+            q2_valid,
+            q2_reset,
+            q2_ack_bad,
+            q2_choose,
+            q2_np,
+            q2_np_e,
+            q2_res_oh,
+            q2_s_oh,
+            q2_start_set,
+            q2_hit,
+            q2_paths,
             bad_count_reg,
             m_valid_reg,
             m_choice_valid_reg,
@@ -302,39 +398,25 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
         self.m_ack_ignored.next = self.m_ack_ignored_reg.q.val();
         self.status_bad_entropy_count.next = self.bad_count_reg.q.val();
 
-        // Handshake.
+        // Handshake: the whole pipeline advances when the output stage can.
         self.advance.next = !self.m_valid_reg.q.val() | self.m_ready.val();
         self.s_ready.next = self.advance.val();
         self.fire.next = self.advance.val() & self.s_valid.val();
 
-        // Periodic reset (first).
-        self.elapsed.next = self.s_now.val() - self.last_reset_reg.q.val();
+        // ---- Stage 1: decode. The periodic reset is measured from the last reset as it will
+        // be once the event ahead (in q1, leaving it at this same edge) has been applied.
+        self.el_a.next = self.s_now.val() - self.last_reset_reg.q.val();
+        self.el_b.next = self.s_now.val() - self.q1_now.q.val();
         self.do_reset.next = self.cfg_reset_interval.val().any()
-            & (self.elapsed.val() >= self.cfg_reset_interval.val());
-        self.bm0.next = self.bitmap_reg.q.val();
-        if self.do_reset.val() {
-            self.bm0.next = 0.into();
+            & (self.el_a.val() >= self.cfg_reset_interval.val());
+        if self.q1_valid.q.val() & self.q1_reset.q.val() {
+            self.do_reset.next = self.cfg_reset_interval.val().any()
+                & (self.el_b.val() >= self.cfg_reset_interval.val());
         }
-
-        // ACK update (second).
         self.ack_ok.next =
             self.s_ack_valid.val() & (self.s_ack_entropy.val() < self.cfg_max_paths.val());
         self.ecn_bit.next = self.s_ack_ecn.val() ^ self.cfg_fault_flip.val();
-        self.bm1.next = self.bm0.val();
-        self.nv1.next = self.next_valid_reg.q.val();
-        self.np1.next = self.next_path_reg.q.val();
-        if self.ack_ok.val() {
-            self.bm1.next = self
-                .bm0
-                .val()
-                .replace_bit(self.s_ack_entropy.val().index(), self.ecn_bit.val());
-            self.nv1.next = !self.ecn_bit.val();
-            if !self.ecn_bit.val() {
-                self.np1.next = self.s_ack_entropy.val();
-            }
-        }
-
-        // Choice (third): paths = max(8, min(N, 2 * cwnd_packets)) without overflow.
+        // paths = max(8, min(N, 2 * cwnd_packets)) without overflow.
         if self.s_cwnd_packets.val() >= self.cfg_half_paths.val() {
             self.paths.next = self.cfg_max_paths.val();
         } else if self.s_cwnd_packets.val() <= self.cfg_four.val() {
@@ -343,25 +425,61 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
             self.paths.next =
                 bit_cast::<16, 32>(self.s_cwnd_packets.val() + self.s_cwnd_packets.val());
         }
-        self.rr_inc.next = self.rr_reg.q.val() + self.cfg_one.val();
-        self.start.next = self.rr_inc.val();
-        if self.rr_inc.val() >= self.paths.val() {
-            self.start.next = 0.into();
+        self.q1_valid.d.next = self.q1_valid.q.val();
+        self.q1_now.d.next = self.q1_now.q.val();
+        self.q1_reset.d.next = self.q1_reset.q.val();
+        self.q1_ack_ok.d.next = self.q1_ack_ok.q.val();
+        self.q1_ack_bad.d.next = self.q1_ack_bad.q.val();
+        self.q1_ecn.d.next = self.q1_ecn.q.val();
+        self.q1_ack_e.d.next = self.q1_ack_e.q.val();
+        self.q1_ack_oh.d.next = self.q1_ack_oh.q.val();
+        self.q1_ack_gt.d.next = self.q1_ack_gt.q.val();
+        self.q1_choose.d.next = self.q1_choose.q.val();
+        self.q1_paths.d.next = self.q1_paths.q.val();
+        self.q1_pm.d.next = self.q1_pm.q.val();
+        if self.advance.val() {
+            // The flags only with an event; the data fields are don't-care without one.
+            self.q1_valid.d.next = self.fire.val();
+            self.q1_now.d.next = self.s_now.val();
+            self.q1_reset.d.next = self.fire.val() & self.do_reset.val();
+            self.q1_ack_ok.d.next = self.fire.val() & self.ack_ok.val();
+            self.q1_ack_bad.d.next = self.fire.val() & self.s_ack_valid.val() & !self.ack_ok.val();
+            self.q1_ecn.d.next = self.ecn_bit.val();
+            self.q1_ack_e.d.next = self.s_ack_entropy.val();
+            self.q1_ack_oh.d.next = self.cfg_bit0.val() << self.s_ack_entropy.val();
+            self.q1_ack_gt.d.next =
+                (self.cfg_ones.val() << self.s_ack_entropy.val()) << self.cfg_pow0.val();
+            self.q1_choose.d.next = self.fire.val() & self.s_choose_valid.val();
+            self.q1_paths.d.next = self.paths.val();
+            self.q1_pm.d.next = !(self.cfg_ones.val() << self.paths.val());
         }
-        self.start_set.next = self.bm1.val().get_bit(self.start.val().index());
-        // Candidates as masks (clear bits above `start` below `paths`; clear bits below
-        // `start`). The lowest candidate is isolated as
-        // `x & !(OR of the bits below)`, the OR of the bits below by a log-depth shift-OR
-        // prefix, and its index encoded by an OR tree per index bit: no carry chain and no
-        // N-deep priority chain.
-        // Range masks as shifts of all-ones (barrel shifters: log depth, no carry chain):
-        // bits above `start` and below `paths`; bits below `start`.
-        self.rng_hi.next = (self.cfg_ones.val() << (self.start.val() + self.cfg_one.val()))
-            & !(self.cfg_ones.val() << self.paths.val());
-        self.rng_lo.next = !(self.cfg_ones.val() << self.start.val());
-        self.cand_hi.next = !self.bm1.val() & self.rng_hi.val();
-        self.cand_lo.next = !self.bm1.val() & self.rng_lo.val();
-        self.pre_hi.next = self.cand_hi.val() << self.cfg_pow0.val();
+
+        // ---- Stage 2: the loop. Reset first, then the ACK, then the choice (the model's
+        // order within a step).
+        self.bm1.next = self.bm_reg.q.val();
+        if self.q1_reset.q.val() {
+            self.bm1.next = 0.into();
+        }
+        self.nv1.next = self.nv_reg.q.val();
+        self.np1.next = self.np_reg.q.val();
+        self.npt1.next = self.npt_reg.q.val();
+        if self.q1_ack_ok.q.val() {
+            if self.q1_ecn.q.val() {
+                self.bm1.next = self.bm1.val() | self.q1_ack_oh.q.val();
+                self.nv1.next = false;
+            } else {
+                self.bm1.next = self.bm1.val() & !self.q1_ack_oh.q.val();
+                self.nv1.next = true;
+                self.np1.next = self.q1_ack_e.q.val();
+                self.npt1.next = self.q1_ack_gt.q.val();
+            }
+        }
+        self.gt.next = !self.le_reg.q.val() & self.cfg_not0.val();
+        self.cand.next = !self.bm1.val() & self.q1_pm.q.val();
+        self.hi.next = self.cand.val() & self.gt.val();
+        self.lo.next = self.cand.val() & !self.gt.val();
+        // Exclusive prefix ORs (bit i = any bit below i): log-depth shift-OR stages.
+        self.pre_hi.next = self.hi.val() << self.cfg_pow0.val();
         self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow0.val());
         self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow1.val());
         self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow2.val());
@@ -374,7 +492,7 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
         self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow9.val());
         self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow10.val());
         self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow11.val());
-        self.pre_lo.next = self.cand_lo.val() << self.cfg_pow0.val();
+        self.pre_lo.next = self.lo.val() << self.cfg_pow0.val();
         self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow0.val());
         self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow1.val());
         self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow2.val());
@@ -387,171 +505,210 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
         self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow9.val());
         self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow10.val());
         self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow11.val());
-        self.one_hi.next = self.cand_hi.val() & !self.pre_hi.val();
-        self.one_lo.next = self.cand_lo.val() & !self.pre_lo.val();
-        self.hit_hi.next = self.cand_hi.val().any();
-        self.hit_lo.next = self.cand_lo.val().any();
-        self.hi_idx.next = 0.into();
-        self.lo_idx.next = 0.into();
-        self.hi_idx.next = self
-            .hi_idx
-            .val()
-            .replace_bit(0, (self.one_hi.val() & self.cfg_sel0.val()).any());
-        self.hi_idx.next = self
-            .hi_idx
-            .val()
-            .replace_bit(1, (self.one_hi.val() & self.cfg_sel1.val()).any());
-        self.hi_idx.next = self
-            .hi_idx
-            .val()
-            .replace_bit(2, (self.one_hi.val() & self.cfg_sel2.val()).any());
-        self.hi_idx.next = self
-            .hi_idx
-            .val()
-            .replace_bit(3, (self.one_hi.val() & self.cfg_sel3.val()).any());
-        self.hi_idx.next = self
-            .hi_idx
-            .val()
-            .replace_bit(4, (self.one_hi.val() & self.cfg_sel4.val()).any());
-        self.hi_idx.next = self
-            .hi_idx
-            .val()
-            .replace_bit(5, (self.one_hi.val() & self.cfg_sel5.val()).any());
-        self.hi_idx.next = self
-            .hi_idx
-            .val()
-            .replace_bit(6, (self.one_hi.val() & self.cfg_sel6.val()).any());
-        self.hi_idx.next = self
-            .hi_idx
-            .val()
-            .replace_bit(7, (self.one_hi.val() & self.cfg_sel7.val()).any());
-        self.hi_idx.next = self
-            .hi_idx
-            .val()
-            .replace_bit(8, (self.one_hi.val() & self.cfg_sel8.val()).any());
-        self.hi_idx.next = self
-            .hi_idx
-            .val()
-            .replace_bit(9, (self.one_hi.val() & self.cfg_sel9.val()).any());
-        self.hi_idx.next = self
-            .hi_idx
-            .val()
-            .replace_bit(10, (self.one_hi.val() & self.cfg_sel10.val()).any());
-        self.hi_idx.next = self
-            .hi_idx
-            .val()
-            .replace_bit(11, (self.one_hi.val() & self.cfg_sel11.val()).any());
-        self.lo_idx.next = self
-            .lo_idx
-            .val()
-            .replace_bit(0, (self.one_lo.val() & self.cfg_sel0.val()).any());
-        self.lo_idx.next = self
-            .lo_idx
-            .val()
-            .replace_bit(1, (self.one_lo.val() & self.cfg_sel1.val()).any());
-        self.lo_idx.next = self
-            .lo_idx
-            .val()
-            .replace_bit(2, (self.one_lo.val() & self.cfg_sel2.val()).any());
-        self.lo_idx.next = self
-            .lo_idx
-            .val()
-            .replace_bit(3, (self.one_lo.val() & self.cfg_sel3.val()).any());
-        self.lo_idx.next = self
-            .lo_idx
-            .val()
-            .replace_bit(4, (self.one_lo.val() & self.cfg_sel4.val()).any());
-        self.lo_idx.next = self
-            .lo_idx
-            .val()
-            .replace_bit(5, (self.one_lo.val() & self.cfg_sel5.val()).any());
-        self.lo_idx.next = self
-            .lo_idx
-            .val()
-            .replace_bit(6, (self.one_lo.val() & self.cfg_sel6.val()).any());
-        self.lo_idx.next = self
-            .lo_idx
-            .val()
-            .replace_bit(7, (self.one_lo.val() & self.cfg_sel7.val()).any());
-        self.lo_idx.next = self
-            .lo_idx
-            .val()
-            .replace_bit(8, (self.one_lo.val() & self.cfg_sel8.val()).any());
-        self.lo_idx.next = self
-            .lo_idx
-            .val()
-            .replace_bit(9, (self.one_lo.val() & self.cfg_sel9.val()).any());
-        self.lo_idx.next = self
-            .lo_idx
-            .val()
-            .replace_bit(10, (self.one_lo.val() & self.cfg_sel10.val()).any());
-        self.lo_idx.next = self
-            .lo_idx
-            .val()
-            .replace_bit(11, (self.one_lo.val() & self.cfg_sel11.val()).any());
-        self.bm2.next = self.bm1.val();
-        self.choice.next = self.start.val();
-        self.source.next = 1.into();
-        self.cleared_valid.next = false;
-        if self.nv1.val() {
-            self.choice.next = self.np1.val();
-            self.source.next = 0.into();
-        } else if self.start_set.val() {
-            self.bm2.next = self.bm1.val().replace_bit(self.start.val().index(), false);
-            self.cleared_valid.next = true;
-            if self.hit_hi.val() {
-                self.choice.next = self.hi_idx.val();
-            } else if self.hit_lo.val() {
-                self.choice.next = self.lo_idx.val();
-            } else {
-                self.source.next = 2.into();
+        self.hit_hi.next = self.hi.val().any();
+        self.hit_lo.next = self.lo.val().any();
+        // The start: rr + 1 (gt's lowest bit) when it is below paths, else 0; and the mask
+        // of the entropies above it.
+        self.nowrap.next = (self.gt.val() & self.q1_pm.q.val()).any();
+        self.s_oh.next = self.cfg_bit0.val();
+        self.gos.next = self.cfg_not0.val();
+        if self.nowrap.val() {
+            self.s_oh.next = self.gt.val() & !(self.gt.val() << self.cfg_pow0.val());
+            self.gos.next = self.gt.val() << self.cfg_pow0.val();
+        }
+        self.res_oh.next = self.s_oh.val();
+        self.gt_scan.next = self.gos.val();
+        if self.hit_lo.val() {
+            self.res_oh.next = self.lo.val() & !self.pre_lo.val();
+            self.gt_scan.next = self.pre_lo.val();
+        }
+        if self.hit_hi.val() {
+            self.res_oh.next = self.hi.val() & !self.pre_hi.val();
+            self.gt_scan.next = self.pre_hi.val();
+        }
+        self.start_set.next = (self.bm1.val() & self.s_oh.val()).any();
+
+        self.q2_valid.d.next = self.q2_valid.q.val();
+        self.q2_reset.d.next = self.q2_reset.q.val();
+        self.q2_ack_bad.d.next = self.q2_ack_bad.q.val();
+        self.q2_choose.d.next = self.q2_choose.q.val();
+        self.q2_np.d.next = self.q2_np.q.val();
+        self.q2_np_e.d.next = self.q2_np_e.q.val();
+        self.q2_res_oh.d.next = self.q2_res_oh.q.val();
+        self.q2_s_oh.d.next = self.q2_s_oh.q.val();
+        self.q2_start_set.d.next = self.q2_start_set.q.val();
+        self.q2_hit.d.next = self.q2_hit.q.val();
+        self.q2_paths.d.next = self.q2_paths.q.val();
+        if self.advance.val() {
+            self.q2_valid.d.next = self.q1_valid.q.val();
+            self.q2_reset.d.next = false;
+            self.q2_ack_bad.d.next = false;
+            self.q2_choose.d.next = false;
+            self.q2_np.d.next = false;
+            self.q2_np_e.d.next = 0.into();
+            self.q2_res_oh.d.next = 0.into();
+            self.q2_s_oh.d.next = 0.into();
+            self.q2_start_set.d.next = false;
+            self.q2_hit.d.next = false;
+            self.q2_paths.d.next = 0.into();
+            if self.q1_valid.q.val() {
+                self.bm_reg.d.next = self.bm1.val();
+                self.nv_reg.d.next = self.nv1.val();
+                self.np_reg.d.next = self.np1.val();
+                self.npt_reg.d.next = self.npt1.val();
+                if self.q1_reset.q.val() {
+                    self.last_reset_reg.d.next = self.q1_now.q.val();
+                }
+                self.q2_reset.d.next = self.q1_reset.q.val();
+                self.q2_ack_bad.d.next = self.q1_ack_bad.q.val();
+                self.q2_choose.d.next = self.q1_choose.q.val();
+                if self.q1_choose.q.val() {
+                    self.nv_reg.d.next = false;
+                    if self.nv1.val() {
+                        self.le_reg.d.next = !self.npt1.val();
+                        self.q2_np.d.next = true;
+                        self.q2_np_e.d.next = self.np1.val();
+                    } else {
+                        self.bm_reg.d.next = self.bm1.val() & !self.s_oh.val();
+                        self.le_reg.d.next = !self.gt_scan.val();
+                        self.q2_res_oh.d.next = self.res_oh.val();
+                        self.q2_s_oh.d.next = self.s_oh.val();
+                        self.q2_start_set.d.next = self.start_set.val();
+                        self.q2_hit.d.next = self.hit_hi.val() | self.hit_lo.val();
+                        self.q2_paths.d.next = self.q1_paths.q.val();
+                    }
+                }
             }
         }
 
-        // State and output registers.
-        if self.fire.val() {
-            self.bitmap_reg.d.next = self.bm1.val();
-            self.next_valid_reg.d.next = self.nv1.val();
-            self.next_path_reg.d.next = self.np1.val();
-            if self.do_reset.val() {
-                self.last_reset_reg.d.next = self.s_now.val();
-            }
-            if self.s_ack_valid.val() & !self.ack_ok.val() {
+        // ---- Stage 3: the one-hots to indices (an OR tree per index bit), the output
+        // registers and the malformed-ACK counter.
+        self.res_idx.next = 0.into();
+        self.res_idx.next = self
+            .res_idx
+            .val()
+            .replace_bit(0, (self.q2_res_oh.q.val() & self.cfg_sel0.val()).any());
+        self.res_idx.next = self
+            .res_idx
+            .val()
+            .replace_bit(1, (self.q2_res_oh.q.val() & self.cfg_sel1.val()).any());
+        self.res_idx.next = self
+            .res_idx
+            .val()
+            .replace_bit(2, (self.q2_res_oh.q.val() & self.cfg_sel2.val()).any());
+        self.res_idx.next = self
+            .res_idx
+            .val()
+            .replace_bit(3, (self.q2_res_oh.q.val() & self.cfg_sel3.val()).any());
+        self.res_idx.next = self
+            .res_idx
+            .val()
+            .replace_bit(4, (self.q2_res_oh.q.val() & self.cfg_sel4.val()).any());
+        self.res_idx.next = self
+            .res_idx
+            .val()
+            .replace_bit(5, (self.q2_res_oh.q.val() & self.cfg_sel5.val()).any());
+        self.res_idx.next = self
+            .res_idx
+            .val()
+            .replace_bit(6, (self.q2_res_oh.q.val() & self.cfg_sel6.val()).any());
+        self.res_idx.next = self
+            .res_idx
+            .val()
+            .replace_bit(7, (self.q2_res_oh.q.val() & self.cfg_sel7.val()).any());
+        self.res_idx.next = self
+            .res_idx
+            .val()
+            .replace_bit(8, (self.q2_res_oh.q.val() & self.cfg_sel8.val()).any());
+        self.res_idx.next = self
+            .res_idx
+            .val()
+            .replace_bit(9, (self.q2_res_oh.q.val() & self.cfg_sel9.val()).any());
+        self.res_idx.next = self
+            .res_idx
+            .val()
+            .replace_bit(10, (self.q2_res_oh.q.val() & self.cfg_sel10.val()).any());
+        self.res_idx.next = self
+            .res_idx
+            .val()
+            .replace_bit(11, (self.q2_res_oh.q.val() & self.cfg_sel11.val()).any());
+        self.s_idx.next = 0.into();
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(0, (self.q2_s_oh.q.val() & self.cfg_sel0.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(1, (self.q2_s_oh.q.val() & self.cfg_sel1.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(2, (self.q2_s_oh.q.val() & self.cfg_sel2.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(3, (self.q2_s_oh.q.val() & self.cfg_sel3.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(4, (self.q2_s_oh.q.val() & self.cfg_sel4.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(5, (self.q2_s_oh.q.val() & self.cfg_sel5.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(6, (self.q2_s_oh.q.val() & self.cfg_sel6.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(7, (self.q2_s_oh.q.val() & self.cfg_sel7.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(8, (self.q2_s_oh.q.val() & self.cfg_sel8.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(9, (self.q2_s_oh.q.val() & self.cfg_sel9.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(10, (self.q2_s_oh.q.val() & self.cfg_sel10.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(11, (self.q2_s_oh.q.val() & self.cfg_sel11.val()).any());
+        if self.advance.val() {
+            self.m_valid_reg.d.next = self.q2_valid.q.val();
+            self.m_reset_reg.d.next = self.q2_reset.q.val();
+            self.m_ack_ignored_reg.d.next = self.q2_ack_bad.q.val();
+            self.m_choice_valid_reg.d.next = self.q2_choose.q.val();
+            self.m_entropy_reg.d.next = 0.into();
+            self.m_source_reg.d.next = 0.into();
+            self.m_cleared_valid_reg.d.next = false;
+            self.m_cleared_reg.d.next = 0.into();
+            self.m_paths_reg.d.next = self.q2_paths.q.val();
+            if self.q2_ack_bad.q.val() {
                 self.bad_count_reg.d.next = self.bad_count_reg.q.val() + self.cfg_one32.val();
             }
-            self.m_valid_reg.d.next = true;
-            self.m_reset_reg.d.next = self.do_reset.val();
-            self.m_ack_ignored_reg.d.next = self.s_ack_valid.val() & !self.ack_ok.val();
-            self.m_choice_valid_reg.d.next = self.s_choose_valid.val();
-            self.m_entropy_reg.d.next = 0.into();
-            self.m_source_reg.d.next = 0.into();
-            self.m_cleared_valid_reg.d.next = false;
-            self.m_cleared_reg.d.next = 0.into();
-            self.m_paths_reg.d.next = 0.into();
-            if self.s_choose_valid.val() {
-                self.bitmap_reg.d.next = self.bm2.val();
-                self.rr_reg.d.next = self.choice.val();
-                self.next_valid_reg.d.next = false;
-                self.m_entropy_reg.d.next = self.choice.val();
-                self.m_source_reg.d.next = self.source.val();
-                self.m_cleared_valid_reg.d.next = self.cleared_valid.val();
-                if self.cleared_valid.val() {
-                    self.m_cleared_reg.d.next = self.start.val();
-                }
-                if !self.nv1.val() {
-                    self.m_paths_reg.d.next = self.paths.val();
+            if self.q2_choose.q.val() {
+                if self.q2_np.q.val() {
+                    self.m_entropy_reg.d.next = self.q2_np_e.q.val();
+                } else {
+                    self.m_entropy_reg.d.next = self.res_idx.val();
+                    self.m_source_reg.d.next = 1.into();
+                    if self.q2_start_set.q.val() & !self.q2_hit.q.val() {
+                        self.m_source_reg.d.next = 2.into();
+                    }
+                    self.m_cleared_valid_reg.d.next = self.q2_start_set.q.val();
+                    if self.q2_start_set.q.val() {
+                        self.m_cleared_reg.d.next = self.s_idx.val();
+                    }
                 }
             }
-        } else if self.advance.val() {
-            self.m_valid_reg.d.next = false;
-            self.m_reset_reg.d.next = false;
-            self.m_ack_ignored_reg.d.next = false;
-            self.m_choice_valid_reg.d.next = false;
-            self.m_entropy_reg.d.next = 0.into();
-            self.m_source_reg.d.next = 0.into();
-            self.m_cleared_valid_reg.d.next = false;
-            self.m_cleared_reg.d.next = 0.into();
-            self.m_paths_reg.d.next = 0.into();
         }
     }
 }

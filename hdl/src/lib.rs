@@ -163,7 +163,7 @@ fn entropy_bitmap_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError>
             })
         }
     };
-    Ok(finish("entropy_bitmap", &raw, 1))
+    Ok(finish("entropy_bitmap", &raw, entropy_bitmap::LATENCY))
 }
 
 fn cwnd_unit_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
@@ -387,7 +387,17 @@ fn strack_nic_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
         if p.name.starts_with("m_") {
             add(p.clone());
         }
+        if p.name == "m_tx_len" {
+            // Made in the top from the bitmap's choice (below).
+            add(Port {
+                name: "m_tx_entropy".into(),
+                dir: Dir::Output,
+                width: 32,
+            });
+        }
     }
+    // The glue's results wait for the bitmap's: this many register stages.
+    let delay = eb.latency - 1;
 
     // What drives each block input, and which glue wire each block output feeds.
     let is_top = |n: &str| ports.iter().any(|p| p.name == n);
@@ -403,7 +413,8 @@ fn strack_nic_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     let eb_in = |n: &str| format!("eb_{n}");
     let out_to = |prefix: &str, n: &str| {
         let w = format!("{prefix}_{}", &n[2..]);
-        has(&glue, &w).then_some(w)
+        let eb_result = prefix == "eb" && ["m_choice_valid", "m_entropy"].contains(&n);
+        (eb_result || has(&glue, &w)).then_some(w)
     };
     let insts: [Instance; 4] = [
         (&snd, "snd_i", "snd", &snd_in),
@@ -436,17 +447,48 @@ fn strack_nic_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
         .collect();
     v.push_str(&decls.join(",\n"));
     v.push_str("\n);\n\n");
+    let glue_result = |p: &Port| p.dir == Dir::Output && p.name.starts_with("m_");
     for p in glue.ports.iter().filter(|p| !is_top(&p.name)) {
         v.push_str(&format!("    wire {}{};\n", range(p.width), p.name));
     }
+    for p in glue.ports.iter().filter(|p| glue_result(p)) {
+        v.push_str(&format!("    wire {}glue_{};\n", range(p.width), p.name));
+    }
+    v.push_str("    wire eb_choice_valid;\n    wire [15:0] eb_entropy;\n");
     v.push_str("\n    strack_nic__glue glue_i(\n");
     let conns: Vec<String> = glue
         .ports
         .iter()
-        .map(|p| format!("        .{0}({0})", p.name))
+        .map(|p| {
+            if glue_result(p) {
+                format!("        .{0}(glue_{0})", p.name)
+            } else {
+                format!("        .{0}({0})", p.name)
+            }
+        })
         .collect();
     v.push_str(&conns.join(",\n"));
     v.push_str("\n    );\n");
+    // The bitmap's choice for step c comes out at stage 1 + its latency; the glue's results
+    // for step c are ready at stage 2 and wait for it here.
+    v.push_str(&format!(
+        "\n    // The glue's results wait {delay} cycle(s) for the entropy bitmap's choice.\n"
+    ));
+    for p in glue.ports.iter().filter(|p| glue_result(p)) {
+        let mut from = format!("glue_{}", p.name);
+        for k in 1..=delay {
+            let r = format!("{}_d{k}", p.name);
+            v.push_str(&format!(
+                "    reg {}{r} = 0;\n    always @(posedge clock) {r} <= {from};\n",
+                range(p.width)
+            ));
+            from = r;
+        }
+        v.push_str(&format!("    assign {} = {from};\n", p.name));
+    }
+    v.push_str(
+        "    assign m_tx_entropy = m_tx_valid && eb_choice_valid ? {16'd0, eb_entropy} : 32'd0;\n",
+    );
     for (b, inst, prefix, input) in insts {
         v.push_str(&format!("\n    strack_nic__{} {inst}(\n", b.name));
         let mut conns = Vec::new();
@@ -480,7 +522,7 @@ fn strack_nic_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     Ok(Block {
         name: TOP.into(),
         verilog: v,
-        latency: 2,
+        latency: 2 + delay,
         events_per_clock: 1,
         ports,
     })

@@ -1,13 +1,14 @@
 //! `strack_nic`: one connection's NIC, the four blocks composed; one step per clock
-//! (II = 1), latency 2, free-running (the link's readiness, `s_tx_ready`, is the back-pressure).
+//! (II = 1), latency 4, free-running (the link's readiness, `s_tx_ready`, is the back-pressure).
 //!
 //! ```text
-//!  cycle c (stage 0)            cycle c+1 (stage 1)                 cycle c+2 (stage 2)
-//!  s_sack_*, s_new_*, ──► sack_sender ──m_*──► glue: accepted? ──► cwnd_unit ──m_cwnd_q──┐
-//!  s_tx_ready          ▲                        │ rtt, ecn, acked     (updates the window) │
-//!                      │                        └─ ECN echo, choose ► entropy_bitmap ─────┤
-//!                      │ window view (cwnd after SACKs of steps <= t-2) ◄─ hold regs ◄────┘
-//!  s_rx_* ───────────► sack_receiver ──m_*──► glue stage-2 regs ─────────────────► m_* (step c)
+//!  cycle c (stage 0)          cycle c+1 (stage 1)              c+2 (stage 2)         c+3, c+4
+//!  s_sack_*, s_new_*, ──► sack_sender ──m_*──► glue: accepted? ──► cwnd_unit ──m_cwnd_q─┐
+//!  s_tx_ready          ▲                        │ rtt, ecn, acked   (updates the window)│
+//!                      │ window view (cwnd after SACKs of steps <= t-2) ◄─ hold regs ◄──┤
+//!                      │                        │                                       ▼
+//!  s_rx_* ───────────► sack_receiver ──m_*──► glue stage-2 regs ──► glue m_* ──► 2 delay regs ─┐
+//!                                               └─ ECN echo, choose ► entropy_bitmap (3) ──────┴► m_*
 //! ```
 //!
 //! The blocks are the same generated modules as on their own (renamed `strack_nic__<block>`),
@@ -15,7 +16,9 @@
 //! saturates the RTT and the acknowledged bytes for the cwnd unit, and keeps the window view:
 //! the value the cwnd unit showed during the previous step's stage 1, which is its state after
 //! the SACKs of steps up to `t - 2` however many idle cycles lie between the steps (the model's
-//! `StrackNic::lagged`).
+//! `StrackNic::lagged`). The glue's results are ready at stage 2; the entropy bitmap's choice
+//! (nothing else depends on it) comes out of its three-stage pipeline at stage 4, so the top
+//! delays the glue's results by the bitmap's latency less one and makes `m_tx_entropy` there.
 //!
 //! The top is structural Verilog written here from the blocks' port lists, not a rust-hdl block:
 //! a rust-hdl top would need every block's widths as its own const generics (max_paths x
@@ -93,7 +96,7 @@ pub struct StrackNicGlue<const SB: usize> {
     pub cw_achieved_bdp: Signal<In, Bits<32>>,
     pub cw_branch: Signal<In, Bits<3>>,
 
-    // To the entropy bitmap (stage 1) and back from it (stage 2).
+    // To the entropy bitmap (stage 1); its result meets the step's in the top.
     pub eb_s_valid: Signal<Out, Bit>,
     pub eb_s_now: Signal<Out, Bits<32>>,
     pub eb_s_ack_valid: Signal<Out, Bit>,
@@ -101,17 +104,14 @@ pub struct StrackNicGlue<const SB: usize> {
     pub eb_s_ack_ecn: Signal<Out, Bit>,
     pub eb_s_choose_valid: Signal<Out, Bit>,
     pub eb_s_cwnd_packets: Signal<Out, Bits<32>>,
-    pub eb_choice_valid: Signal<In, Bit>,
-    pub eb_entropy: Signal<In, Bits<16>>,
 
-    /// The result of the step taken two cycles ago; every `m_*` reads 0 otherwise.
+    /// The result of the step taken two cycles ago (before the top's delay); every `m_*`
+    /// reads 0 otherwise.
     pub m_valid: Signal<Out, Bit>,
     /// A data packet (new, retransmission or probe) goes out.
     pub m_tx_valid: Signal<Out, Bit>,
     pub m_tx_psn: Signal<Out, Bits<32>>,
     pub m_tx_len: Signal<Out, Bits<32>>,
-    /// The entropy the bitmap chose for it.
-    pub m_tx_entropy: Signal<Out, Bits<32>>,
     /// Its send timestamp (the step's `s_now`).
     pub m_tx_ts: Signal<Out, Bits<32>>,
     pub m_tx_probe: Signal<Out, Bit>,
@@ -257,13 +257,10 @@ impl<const SB: usize> StrackNicGlue<SB> {
             eb_s_ack_ecn: Default::default(),
             eb_s_choose_valid: Default::default(),
             eb_s_cwnd_packets: Default::default(),
-            eb_choice_valid: Default::default(),
-            eb_entropy: Default::default(),
             m_valid: Default::default(),
             m_tx_valid: Default::default(),
             m_tx_psn: Default::default(),
             m_tx_len: Default::default(),
-            m_tx_entropy: Default::default(),
             m_tx_ts: Default::default(),
             m_tx_probe: Default::default(),
             m_tx_ack_req: Default::default(),
@@ -473,13 +470,9 @@ impl<const SB: usize> Logic for StrackNicGlue<SB> {
         self.m_tx_valid.next = self.p2_tx_valid_reg.q.val();
         self.m_tx_psn.next = self.p2_tx_psn_reg.q.val();
         self.m_tx_len.next = self.p2_tx_len_reg.q.val();
-        self.m_tx_entropy.next = 0.into();
         self.m_tx_ts.next = 0.into();
         self.m_tx_probe.next = false;
         if self.p2_tx_valid_reg.q.val() {
-            if self.eb_choice_valid.val() {
-                self.m_tx_entropy.next = bit_cast::<32, 16>(self.eb_entropy.val());
-            }
             self.m_tx_ts.next = self.p2_now_reg.q.val();
             self.m_tx_probe.next = self.p2_tx_kind_reg.q.val() == self.c_kind_probe.val();
         }
@@ -560,7 +553,7 @@ mod tests {
     #[test]
     fn gate_lint_icarus_yosys() {
         let b = generate("strack_nic", &Config::default(), &Options::default()).unwrap();
-        assert_eq!(b.latency, 2);
+        assert_eq!(b.latency, 4);
         crate::gate::check(&b, "strack_nic_default", false);
     }
 }

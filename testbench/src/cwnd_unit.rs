@@ -4,7 +4,7 @@ use golden_model::cwnd_unit::{self as model, Branch, CwndUnit, ACKED_MAX, RTT_MA
 use proptest::prelude::*;
 use strack_config::Config;
 
-use crate::{CosimBlock, Coverage, Dut, Latency1, PortValues};
+use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
 /// One clock cycle of stimulus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,7 +114,7 @@ impl CosimBlock for Block {
         dut.set("s_is_probe_ack", probe);
     }
 
-    fn expected(&self, lat: &Latency1<Regs>, m_ready: bool) -> PortValues {
+    fn expected(&self, lat: &OutputStage<Regs>, m_ready: bool) -> PortValues {
         let o = &lat.out;
         vec![
             ("s_ready", lat.s_ready(m_ready) as u64),

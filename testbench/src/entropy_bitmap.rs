@@ -5,7 +5,7 @@ use golden_model::entropy_bitmap::{
 };
 use proptest::prelude::*;
 
-use crate::{CosimBlock, Coverage, Dut, Latency1, PortValues};
+use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
 /// One clock cycle of stimulus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,12 +53,15 @@ pub struct Regs {
     paths: u64,
     reset: u64,
     ack_ignored: u64,
+    /// The model's malformed-ACK count after this event (the status port once it is shown).
+    bad_after: u64,
 }
 
-fn regs_of(o: &model::Out) -> Regs {
+fn regs_of(o: &model::Out, bad_after: u64) -> Regs {
     let mut r = Regs {
         reset: o.reset as u64,
         ack_ignored: o.ack_ignored as u64,
+        bad_after,
         ..Regs::default()
     };
     if let Some(c) = o.choice {
@@ -91,6 +94,7 @@ impl CosimBlock for Block {
     type Stim = Cycle;
     type Regs = Regs;
     const COVERAGE_POINTS: &'static [&'static str] = COVERAGE_POINTS;
+    const LATENCY: usize = crate::designs::EntropyBitmapDefault::LATENCY as usize;
 
     fn dt(s: &Cycle) -> u32 {
         s.dt
@@ -123,7 +127,7 @@ impl CosimBlock for Block {
         }
     }
 
-    fn expected(&self, lat: &Latency1<Regs>, m_ready: bool) -> PortValues {
+    fn expected(&self, lat: &OutputStage<Regs>, m_ready: bool) -> PortValues {
         let o = &lat.out;
         vec![
             ("s_ready", lat.s_ready(m_ready) as u64),
@@ -136,7 +140,7 @@ impl CosimBlock for Block {
             ("m_paths", o.paths),
             ("m_reset", o.reset),
             ("m_ack_ignored", o.ack_ignored),
-            ("status_bad_entropy_count", self.0.bad_entropy_count),
+            ("status_bad_entropy_count", lat.last.bad_after),
         ]
     }
 
@@ -154,7 +158,7 @@ impl CosimBlock for Block {
         let max_paths = m.params().max_paths;
         let o = m.step(&input);
         cover(cov, &input, &o, max_paths, wrap);
-        regs_of(&o)
+        regs_of(&o, m.bad_entropy_count)
     }
 }
 

@@ -2,7 +2,7 @@
 //! `build.rs`) against the golden model.
 //!
 //! A co-sim run drives the same stimulus into the RTL and into a cycle-level wrapper of the
-//! model ([`Latency1`] for the latency-1 blocks), and compares **every output port on every
+//! model (an [`OutputStage`] behind a [`DelayLine`] of the block's latency), and compares **every output port on every
 //! cycle**. The first mismatch is reported with the cycle number, the inputs of that cycle,
 //! the expected and actual value of every output port, and a VCD of the failing run
 //! (`STRACK_VCD=1` traces every run).
@@ -67,16 +67,20 @@ pub trait Dut {
     }
 }
 
-/// The cycle-level shape of a latency-1 block with a valid/ready output stage:
-/// `s_ready = !m_valid | m_ready`; an accepted event's result is presented from the next cycle
-/// until taken; when the stage advances without an event, every output field reads 0.
+/// The output stage of a block with a valid/ready handshake: `s_ready = !m_valid | m_ready`;
+/// a result that reaches it is presented until taken; when the stage advances without one,
+/// every output field reads 0. (With latency 1 an accepted event's result reaches it at the
+/// next edge; deeper blocks put a [`DelayLine`] in front.)
 #[derive(Debug, Clone, Default)]
-pub struct Latency1<E: Clone + Default> {
+pub struct OutputStage<E: Clone + Default> {
     pub m_valid: bool,
     pub out: E,
+    /// The last result that reached the output stage (kept through bubbles): what a status
+    /// port counted up to the event on `m_*` still shows once `m_valid` drops.
+    pub last: E,
 }
 
-impl<E: Clone + Default> Latency1<E> {
+impl<E: Clone + Default> OutputStage<E> {
     pub fn s_ready(&self, m_ready: bool) -> bool {
         !self.m_valid || m_ready
     }
@@ -87,6 +91,7 @@ impl<E: Clone + Default> Latency1<E> {
             match fired {
                 Some(e) => {
                     self.m_valid = true;
+                    self.last = e.clone();
                     self.out = e;
                 }
                 None => {
@@ -98,7 +103,8 @@ impl<E: Clone + Default> Latency1<E> {
     }
 }
 
-/// The stages of a free-running pipeline before its output stage (`LATENCY - 1` of them).
+/// The stages of a pipeline before its output stage (`LATENCY - 1` of them); they shift when
+/// the output stage advances.
 #[derive(Debug, Clone)]
 pub struct DelayLine<E>(std::collections::VecDeque<Option<E>>);
 
@@ -245,9 +251,9 @@ pub trait CosimBlock {
     type Regs: Clone + Default;
     /// Every coverage point of the block.
     const COVERAGE_POINTS: &'static [&'static str];
-    /// Cycles from an accepted event to its result on `m_*`. Above 1 the design is a
-    /// free-running pipeline: `m_ready` must always be true (back-pressure is an input of the
-    /// step, like the NIC's `s_tx_ready`).
+    /// Advances from an accepted event to its result on `m_*`. The whole pipeline advances
+    /// when the output stage can (`!m_valid | m_ready`), so a stall holds every stage; a
+    /// free-running pipeline is the case where `m_ready` is always true.
     const LATENCY: usize = 1;
 
     /// Time advance before this cycle, ns.
@@ -257,7 +263,7 @@ pub trait CosimBlock {
     /// Set every input port except `clock` (garbage on data inputs when `s_valid` is low).
     fn drive(dut: &mut dyn Dut, now: u32, s: &Self::Stim);
     /// Expected value of every output port this cycle.
-    fn expected(&self, lat: &Latency1<Self::Regs>, m_ready: bool) -> PortValues;
+    fn expected(&self, lat: &OutputStage<Self::Regs>, m_ready: bool) -> PortValues;
     /// Step the model for an event accepted this cycle; count coverage.
     fn fire(&mut self, now: u32, s: &Self::Stim, cov: &mut Coverage) -> Self::Regs;
 
@@ -302,7 +308,7 @@ fn run_once<B: CosimBlock>(
     if let Some(p) = &vcd {
         dut.trace_open(p);
     }
-    let mut lat: Latency1<B::Regs> = Latency1::default();
+    let mut lat: OutputStage<B::Regs> = OutputStage::default();
     let mut pipe = DelayLine::new(B::LATENCY);
     let mut rep = Report::default();
     let mut now = start_now;
@@ -335,11 +341,9 @@ fn run_once<B: CosimBlock>(
             rep.events += 1;
             m.fire(now, c, &mut rep.coverage)
         });
-        assert!(
-            B::LATENCY == 1 || B::m_ready(c),
-            "a pipeline is free-running"
-        );
-        lat.clock(B::m_ready(c), pipe.shift(fired));
+        if lat.s_ready(B::m_ready(c)) {
+            lat.clock(B::m_ready(c), pipe.shift(fired));
+        }
         dut.posedge();
         rep.cycles += 1;
     }
@@ -388,16 +392,18 @@ fn step_model<B: CosimBlock>(
     stim: &[B::Stim],
     mut each: impl FnMut(B::Stim),
 ) -> Coverage {
-    let mut lat: Latency1<B::Regs> = Latency1::default();
+    let mut lat: OutputStage<B::Regs> = OutputStage::default();
     let mut pipe = DelayLine::new(B::LATENCY);
     let mut now = start_now;
     let mut cov = Coverage::default();
     for c in stim {
         now = now.wrapping_add(B::dt(c));
         let c = m.resolve(now, c);
-        let fired =
-            (B::s_valid(&c) && lat.s_ready(B::m_ready(&c))).then(|| m.fire(now, &c, &mut cov));
-        lat.clock(B::m_ready(&c), pipe.shift(fired));
+        let advance = lat.s_ready(B::m_ready(&c));
+        let fired = (B::s_valid(&c) && advance).then(|| m.fire(now, &c, &mut cov));
+        if advance {
+            lat.clock(B::m_ready(&c), pipe.shift(fired));
+        }
         each(c);
     }
     cov

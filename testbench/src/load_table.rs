@@ -9,7 +9,7 @@ use golden_model::load_table::{self as model, LoadTable, Packet};
 use proptest::prelude::*;
 use strack_config::Config;
 
-use crate::{CosimBlock, Coverage, Dut, Latency1, PortValues};
+use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
 /// One clock cycle: the model's input plus noise for the data inputs when no packet is offered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -191,7 +191,7 @@ impl CosimBlock for Block {
         }
     }
 
-    fn expected(&self, lat: &Latency1<Regs>, _m_ready: bool) -> PortValues {
+    fn expected(&self, lat: &OutputStage<Regs>, _m_ready: bool) -> PortValues {
         let o = &lat.out;
         let k = self.shape.slots;
         let path = if o.path.is_empty() {

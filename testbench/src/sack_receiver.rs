@@ -6,7 +6,7 @@ use golden_model::seq::{psn_add, psn_lt, psn_sub, PSN_MASK};
 use proptest::prelude::*;
 use strack_config::Config;
 
-use crate::{CosimBlock, Coverage, Dut, Latency1, PortValues};
+use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
 /// One clock cycle of stimulus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,7 +117,7 @@ impl CosimBlock for Block {
         dut.set("s_ack_req", p.ack_req as u64);
     }
 
-    fn expected(&self, lat: &Latency1<Regs>, m_ready: bool) -> PortValues {
+    fn expected(&self, lat: &OutputStage<Regs>, m_ready: bool) -> PortValues {
         let o = &lat.out;
         let c = &self.0.counters;
         vec![

@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use strack_config::Config;
 
 use crate::env::{AbsClock, Link};
-use crate::{CosimBlock, Coverage, Dut, Latency1, PortValues};
+use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
 /// Per-case knobs of the environment (carried by every cycle so the model side needs no
 /// other input).
@@ -152,7 +152,7 @@ impl CosimBlock for Block {
         set_new(dut, c.new_pkt, c.tx_ready);
     }
 
-    fn expected(&self, lat: &Latency1<Regs>, m_ready: bool) -> PortValues {
+    fn expected(&self, lat: &OutputStage<Regs>, m_ready: bool) -> PortValues {
         let o = &lat.out;
         let k = &self.sender.counters;
         let w = |v: u64| v & 0xFFFF_FFFF;

@@ -17,7 +17,7 @@ use crate::cwnd_unit::branch_code;
 use crate::env::{AbsClock, Link};
 use crate::sack_receiver::verdict_code;
 use crate::sack_sender::{forge_sack, set_new, set_sack};
-use crate::{CosimBlock, Coverage, Dut, Latency1, PortValues};
+use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
 /// Per-case knobs of the environment (carried by every cycle).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -208,7 +208,7 @@ impl CosimBlock for Block {
     type Stim = Cycle;
     type Regs = Regs;
     const COVERAGE_POINTS: &'static [&'static str] = COVERAGE_POINTS;
-    const LATENCY: usize = 2;
+    const LATENCY: usize = crate::designs::StrackNicDefault::LATENCY as usize;
 
     fn dt(c: &Cycle) -> u32 {
         c.dt
@@ -257,7 +257,7 @@ impl CosimBlock for Block {
         dut.set("s_rx_ack_req", d.ack_req as u64);
     }
 
-    fn expected(&self, lat: &Latency1<Regs>, _m_ready: bool) -> PortValues {
+    fn expected(&self, lat: &OutputStage<Regs>, _m_ready: bool) -> PortValues {
         let mut v = vec![("m_valid", lat.m_valid as u64)];
         v.extend(lat.out.0.iter().copied());
         v

@@ -1,4 +1,4 @@
-//! Co-simulation of `strack_nic` (the four blocks composed, latency 2, one step per clock),
+//! Co-simulation of `strack_nic` (the four blocks composed, latency 4, one step per clock),
 //! closed loop against a peer model NIC over links that delay, reorder, drop and ECN-mark,
 //! with forged SACKs and data mixed in: the Verilated RTL against the golden model, every
 //! output port on every cycle, for the default design and a small one (32-PSN window, 8-bit
