@@ -425,20 +425,9 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
             self.paths.next =
                 bit_cast::<16, 32>(self.s_cwnd_packets.val() + self.s_cwnd_packets.val());
         }
-        self.q1_valid.d.next = self.q1_valid.q.val();
-        self.q1_now.d.next = self.q1_now.q.val();
-        self.q1_reset.d.next = self.q1_reset.q.val();
-        self.q1_ack_ok.d.next = self.q1_ack_ok.q.val();
-        self.q1_ack_bad.d.next = self.q1_ack_bad.q.val();
-        self.q1_ecn.d.next = self.q1_ecn.q.val();
-        self.q1_ack_e.d.next = self.q1_ack_e.q.val();
-        self.q1_ack_oh.d.next = self.q1_ack_oh.q.val();
-        self.q1_ack_gt.d.next = self.q1_ack_gt.q.val();
-        self.q1_choose.d.next = self.q1_choose.q.val();
-        self.q1_paths.d.next = self.q1_paths.q.val();
-        self.q1_pm.d.next = self.q1_pm.q.val();
         if self.advance.val() {
-            // The flags only with an event; the data fields are don't-care without one.
+            // (Every register holds by default: `dff_setup!`.) The flags only with an event;
+            // the data fields are don't-care without one.
             self.q1_valid.d.next = self.fire.val();
             self.q1_now.d.next = self.s_now.val();
             self.q1_reset.d.next = self.fire.val() & self.do_reset.val();
@@ -528,17 +517,6 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
         }
         self.start_set.next = (self.bm1.val() & self.s_oh.val()).any();
 
-        self.q2_valid.d.next = self.q2_valid.q.val();
-        self.q2_reset.d.next = self.q2_reset.q.val();
-        self.q2_ack_bad.d.next = self.q2_ack_bad.q.val();
-        self.q2_choose.d.next = self.q2_choose.q.val();
-        self.q2_np.d.next = self.q2_np.q.val();
-        self.q2_np_e.d.next = self.q2_np_e.q.val();
-        self.q2_res_oh.d.next = self.q2_res_oh.q.val();
-        self.q2_s_oh.d.next = self.q2_s_oh.q.val();
-        self.q2_start_set.d.next = self.q2_start_set.q.val();
-        self.q2_hit.d.next = self.q2_hit.q.val();
-        self.q2_paths.d.next = self.q2_paths.q.val();
         if self.advance.val() {
             self.q2_valid.d.next = self.q1_valid.q.val();
             self.q2_reset.d.next = false;
