@@ -220,6 +220,7 @@ fn sack_block(
     block: &str,
     cfg: &Config,
     opts: &Options,
+    latency: u32,
     raw: impl FnOnce() -> Option<String>,
 ) -> Result<Block, HdlError> {
     if opts.initial_psn >= 1 << 24 {
@@ -236,7 +237,7 @@ fn sack_block(
              rx_window in 16..=4096, sack_bits in 8..=256 and sack_bits <= rx_window"
         ),
     })?;
-    Ok(finish(block, &raw, 1))
+    Ok(finish(block, &raw, latency))
 }
 
 fn sack_receiver_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
@@ -251,7 +252,9 @@ fn sack_receiver_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> 
         };
     }
     let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);
-    sack_block("sack_receiver", cfg, opts, || sack_dispatch!(w, sb, make))
+    sack_block("sack_receiver", cfg, opts, sack_receiver::LATENCY, || {
+        sack_dispatch!(w, sb, make)
+    })
 }
 
 fn sack_sender_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
@@ -271,7 +274,7 @@ fn sack_sender_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
         };
     }
     let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);
-    sack_block("sack_sender", cfg, opts, || sack_dispatch!(w, sb, make))
+    sack_block("sack_sender", cfg, opts, 1, || sack_dispatch!(w, sb, make))
 }
 
 /// Calls `$make!(K, W)` for the legal `(slots, load_bits)` pair `($k, $w)`; `None` otherwise.
@@ -396,8 +399,27 @@ fn strack_nic_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
             });
         }
     }
-    // The glue's results wait for the bitmap's: this many register stages.
+    // The glue's results wait for the bitmap's: this many register stages; the receiver's
+    // (which the glue only registers) come out of it later by its latency beyond one.
     let delay = eb.latency - 1;
+    if rcv.latency > eb.latency {
+        return Err(HdlError::Config {
+            block: TOP.into(),
+            message: format!(
+                "the receiver's latency ({}) exceeds the entropy bitmap's ({}): the top aligns \
+                 the receiver's results by delaying the others less",
+                rcv.latency, eb.latency
+            ),
+        });
+    }
+    let rcv_result = |n: &str| n.starts_with("m_rx_") || n.starts_with("m_tx_sack_");
+    let delay_of = |n: &str| {
+        if rcv_result(n) {
+            delay - (rcv.latency - 1)
+        } else {
+            delay
+        }
+    };
 
     // What drives each block input, and which glue wire each block output feeds.
     let is_top = |n: &str| ports.iter().any(|p| p.name == n);
@@ -470,13 +492,16 @@ fn strack_nic_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     v.push_str(&conns.join(",\n"));
     v.push_str("\n    );\n");
     // The bitmap's choice for step c comes out at stage 1 + its latency; the glue's results
-    // for step c are ready at stage 2 and wait for it here.
+    // for step c are ready at stage 2 (the receiver's at stage 1 + its latency) and wait for it
+    // here.
     v.push_str(&format!(
-        "\n    // The glue's results wait {delay} cycle(s) for the entropy bitmap's choice.\n"
+        "\n    // The glue's results wait {delay} cycle(s) for the entropy bitmap's choice \
+         (the receiver's {}).\n",
+        delay_of("m_rx_valid")
     ));
     for p in glue.ports.iter().filter(|p| glue_result(p)) {
         let mut from = format!("glue_{}", p.name);
-        for k in 1..=delay {
+        for k in 1..=delay_of(&p.name) {
             let r = format!("{}_d{k}", p.name);
             v.push_str(&format!(
                 "    reg {}{r} = 0;\n    always @(posedge clock) {r} <= {from};\n",

@@ -1,23 +1,38 @@
-//! SACK receiver RTL (spec section 3, receiver): one packet per clock, latency 1, bit-exact
+//! SACK receiver RTL (spec section 3, receiver): one packet per clock, latency 3, bit-exact
 //! with `golden_model::sack_receiver`.
 //!
 //! ```text
-//!            ┌────── state: epsn_reg, bitmap_reg[W], bytes_reg, ooo_reg, lowest_*_reg, coalesce_reg
-//!            ▼                                                                                 ▲
-//! s_psn ─► classify (malformed / probe / out of window / duplicate / head / held) ──────────────┤
-//!            │ head: rotate bitmap by slot(epsn+1) ─► find-first zero = run k ─► epsn += 1+k,   │
-//!            │       clear the run (rotated mask), ooo -= k                                    │
-//!            │ held: set bit slot(psn), ooo += 1                                                │
-//!            ▼                                                                                 │
-//!          triggers (coalesce, head fill, probe, ACK request, ECN) ─► SACK: segment base =     │
-//!          lowest PSN since last SACK (or EPSN), bitmap[slot(base) +: SB] masked by position ──┘
-//!            ▼
-//!          m_*_reg (one output stage) ─► m_*
+//!  stage 1: the loop (state the next packet needs)   stage 2 (own loops)              stage 3
+//!  ┌► epsn_reg, bitmap_reg[W] (slot = psn mod W),    ┌► bytes, ooo, coalesce,
+//!  │  gt_reg[W] (the slots above EPSN's)             │  lowest since last SACK
+//!  │        │                                        │        │
+//! s_* ─► classify: malformed / probe / out of   p1_* ─► ooo -/+ run, bytes +,   p2_* ─► SACK bitmap:
+//!  │     window / duplicate / head / held       regs   coalescing, triggers,   regs   bit i = below
+//!  │  head: first clear slot above EPSN's              segment base (lowest or        EPSN, or held
+//!  │        (~bitmap & gt), else the first clear       EPSN, candidates measured      and in window
+//!  │        one (wrap); its exclusive prefix OR        in parallel), the base's           │
+//!  │        = next gt_reg; the run below cleared;      SB bits of bitmap_reg              ▼
+//!  │        epsn = {upper (+W on wrap), index}         (as stage 1 left it)           m_*_reg ─► m_*
+//!  │  held: set bit slot(psn)
+//!  └────────┘
 //! ```
 //!
 //! `W` = `rx_window`, `SB` = `sack_bits` (both powers of two, `SB <= W`).
+//!
+//! Why three stages: at one packet per clock, the only state the next packet's classification
+//! needs is EPSN and the bitmap, so stage 1 keeps just that loop (and the drop counters, so
+//! they count when the packet is taken). The bitmap is indexed by `psn mod W`, never rotated,
+//! and EPSN's slot is also held as the mask `gt_reg` of the slots above it, so the head's
+//! find-first-clear is a prefix OR whose result is the next mask. Stage 2 runs the rest of the
+//! step (bytes, the out-of-order count, coalescing, the lowest PSN since the last SACK, the
+//! triggers, the segment) a cycle later, reading stage 1's EPSN and bitmap as they stand after
+//! the packet it is finishing; stage 3 masks the segment's bits by their serial position. The
+//! whole pipeline advances together on `!m_valid | m_ready`.
 
 use rust_hdl::prelude::*;
+
+/// Clock edges from a packet on `s_*` to its result on `m_*`.
+pub const LATENCY: u32 = 3;
 
 /// Verdict codes on `m_verdict` (the model's `Verdict`).
 pub const VERDICT_IN_ORDER: u64 = 0;
@@ -72,6 +87,7 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     pub m_sack_ecn: Signal<Out, Bit>,
     pub m_sack_ts: Signal<Out, Bits<32>>,
     pub m_sack_probe: Signal<Out, Bit>,
+    /// Counted when the packet is taken (stage 1).
     pub status_duplicates: Signal<Out, Bits<32>>,
     pub status_out_of_window: Signal<Out, Bits<32>>,
     pub status_malformed: Signal<Out, Bits<32>>,
@@ -80,13 +96,13 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     c_half: Constant<Bits<32>>,
     c_window: Constant<Bits<32>>,
     c_slot_mask: Constant<Bits<32>>,
+    /// The PSN bits above the slot index.
+    c_upper_mask: Constant<Bits<32>>,
     c_seg_mask: Constant<Bits<32>>,
     c_mtu: Constant<Bits<32>>,
     c_coalesce: Constant<Bits<32>>,
     c_sat32: Constant<Bits<64>>,
-    c_w16: Constant<Bits<16>>,
     c_one: Constant<Bits<32>>,
-    c_one_w: Constant<Bits<W>>,
     /// Fault injection for the co-sim self-test: 1 disables the head-fill trigger.
     c_fault_no_head_fill: Constant<Bit>,
     /// `c_pow<k>` = 2^k: the shifts of the prefix-OR stages.
@@ -102,7 +118,6 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     c_pow9: Constant<Bits<16>>,
     c_pow10: Constant<Bits<16>>,
     c_pow11: Constant<Bits<16>>,
-    run_pre: Signal<Local, Bits<W>>,
     /// `c_sel<k>`: the slots whose index has bit `k` set (the find-first encoder's masks).
     c_sel0: Constant<Bits<W>>,
     c_sel1: Constant<Bits<W>>,
@@ -117,17 +132,61 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     c_sel10: Constant<Bits<W>>,
     c_sel11: Constant<Bits<W>>,
 
-    /// Starts at the connection's initial PSN.
+    // Stage 1 state. Starts at the connection's initial PSN.
     epsn_reg: DFFWithInit<Bits<32>>,
+    /// Bit `psn mod W`: `psn` in `(epsn, epsn + W)` was received.
     bitmap_reg: DFF<Bits<W>>,
+    /// The slots above `slot(epsn)`: where the run after EPSN is looked for first.
+    gt_reg: DFFWithInit<Bits<W>>,
+    dup_count_reg: DFF<Bits<32>>,
+    oow_count_reg: DFF<Bits<32>>,
+    bad_count_reg: DFF<Bits<32>>,
+
+    // Stage 1 -> 2: the packet and what stage 1 made of it.
+    p1_valid_reg: DFF<Bit>,
+    p1_verdict_reg: DFF<Bits<3>>,
+    /// Neither malformed nor out of window: the triggers may fire.
+    p1_ok_reg: DFF<Bit>,
+    /// A data packet in the window (new or duplicate): counts for coalescing and the lowest.
+    p1_data_reg: DFF<Bit>,
+    p1_head_reg: DFF<Bit>,
+    p1_hold_reg: DFF<Bit>,
+    /// EPSN before the packet (the run cleared is `epsn_reg - this - 1`).
+    p1_epsn_prev_reg: DFF<Bits<32>>,
+    p1_psn_reg: DFF<Bits<32>>,
+    p1_len_reg: DFF<Bits<32>>,
+    p1_entropy_reg: DFF<Bits<32>>,
+    p1_ecn_reg: DFF<Bit>,
+    p1_ts_reg: DFF<Bits<32>>,
+    p1_probe_reg: DFF<Bit>,
+    p1_ack_req_reg: DFF<Bit>,
+
+    // Stage 2 state.
     bytes_reg: DFF<Bits<32>>,
     ooo_reg: DFF<Bits<32>>,
     lowest_valid_reg: DFF<Bit>,
     lowest_reg: DFF<Bits<32>>,
     coalesce_reg: DFF<Bits<32>>,
-    dup_count_reg: DFF<Bits<32>>,
-    oow_count_reg: DFF<Bits<32>>,
-    bad_count_reg: DFF<Bits<32>>,
+
+    // Stage 2 -> 3: the result but for the SACK's bitmap, and that bitmap's raw bits.
+    p2_valid_reg: DFF<Bit>,
+    p2_verdict_reg: DFF<Bits<3>>,
+    p2_trig_coalesce_reg: DFF<Bit>,
+    p2_trig_head_fill_reg: DFF<Bit>,
+    p2_trig_probe_reg: DFF<Bit>,
+    p2_trig_ack_req_reg: DFF<Bit>,
+    p2_trig_ecn_reg: DFF<Bit>,
+    p2_sack_reg: DFF<Bit>,
+    p2_epsn_reg: DFF<Bits<32>>,
+    p2_base_reg: DFF<Bits<32>>,
+    p2_rel_reg: DFF<Bits<32>>,
+    p2_raw_reg: DFF<Bits<SB>>,
+    p2_bytes_reg: DFF<Bits<32>>,
+    p2_ooo_reg: DFF<Bits<32>>,
+    p2_entropy_reg: DFF<Bits<32>>,
+    p2_ecn_reg: DFF<Bit>,
+    p2_ts_reg: DFF<Bits<32>>,
+    p2_probe_reg: DFF<Bit>,
 
     m_valid_reg: DFF<Bit>,
     m_verdict_reg: DFF<Bits<3>>,
@@ -149,6 +208,7 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
 
     advance: Signal<Local, Bit>,
     fire: Signal<Local, Bit>,
+    // stage 1
     malformed: Signal<Local, Bit>,
     psn_dist: Signal<Local, Bits<32>>,
     ahead: Signal<Local, Bit>,
@@ -159,13 +219,17 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     head: Signal<Local, Bit>,
     hold_new: Signal<Local, Bit>,
     data: Signal<Local, Bit>,
-    rot_by: Signal<Local, Bits<16>>,
-    rotated: Signal<Local, Bits<W>>,
-    run: Signal<Local, Bits<16>>,
-    run_one: Signal<Local, Bits<W>>,
-    run_mask: Signal<Local, Bits<W>>,
-    bitmap_new: Signal<Local, Bits<W>>,
-    epsn_new: Signal<Local, Bits<32>>,
+    free_hi: Signal<Local, Bits<W>>,
+    free_all: Signal<Local, Bits<W>>,
+    pre_hi: Signal<Local, Bits<W>>,
+    pre_all: Signal<Local, Bits<W>>,
+    any_hi: Signal<Local, Bit>,
+    first: Signal<Local, Bits<W>>,
+    first_idx: Signal<Local, Bits<32>>,
+    epsn_upper: Signal<Local, Bits<32>>,
+    verdict: Signal<Local, Bits<3>>,
+    // stage 2
+    run: Signal<Local, Bits<32>>,
     ooo_new: Signal<Local, Bits<32>>,
     bytes_new: Signal<Local, Bits<32>>,
     coalesce_sum: Signal<Local, Bits<64>>,
@@ -176,13 +240,19 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     t_coalesce: Signal<Local, Bit>,
     t_head_fill: Signal<Local, Bit>,
     any: Signal<Local, Bit>,
-    seg_psn: Signal<Local, Bits<32>>,
+    take_psn: Signal<Local, Bit>,
+    rel_low: Signal<Local, Bits<32>>,
+    rel_psn: Signal<Local, Bits<32>>,
+    rel_new: Signal<Local, Bits<32>>,
+    use_lowest: Signal<Local, Bit>,
+    seg_rel_low: Signal<Local, Bits<32>>,
+    seg_rel_psn: Signal<Local, Bits<32>>,
+    seg_rel_epsn: Signal<Local, Bits<32>>,
     seg_base: Signal<Local, Bits<32>>,
     seg_raw: Signal<Local, Bits<SB>>,
     seg_rel: Signal<Local, Bits<32>>,
     rel_i: Signal<Local, Bits<32>>,
     seg_bits: Signal<Local, Bits<SB>>,
-    verdict: Signal<Local, Bits<3>>,
 }
 
 impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
@@ -193,6 +263,13 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
         initial_psn: u32,
     ) -> Self {
         let c32 = |v: u64| Constant::new(bits::<32>(v));
+        let slot0 = initial_psn as usize & (W - 1);
+        // The slots above the initial EPSN's.
+        let mut gt0 = Bits::<W>::default();
+        for i in slot0 + 1..W {
+            gt0 = gt0.replace_bit(i, true);
+        }
+        let psn_mask = (1u64 << 24) - 1;
         SackReceiverRtl {
             clock: Default::default(),
             s_valid: Default::default(),
@@ -225,17 +302,16 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             status_duplicates: Default::default(),
             status_out_of_window: Default::default(),
             status_malformed: Default::default(),
-            c_psn_mask: c32((1 << 24) - 1),
+            c_psn_mask: c32(psn_mask),
             c_half: c32(1 << 23),
             c_window: c32(W as u64),
             c_slot_mask: c32(W as u64 - 1),
-            c_seg_mask: c32(((1u64 << 24) - 1) & !(SB as u64 - 1)),
+            c_upper_mask: c32(psn_mask & !(W as u64 - 1)),
+            c_seg_mask: c32(psn_mask & !(SB as u64 - 1)),
             c_mtu: c32(mtu as u64),
             c_coalesce: c32(ack_coalesce_bytes as u64),
             c_sat32: Constant::new(bits::<64>(0xFFFF_FFFF)),
-            c_w16: Constant::new(bits::<16>(W as u64)),
             c_one: c32(1),
-            c_one_w: Constant::new(bits::<W>(1)),
             c_fault_no_head_fill: Constant::new(fault_no_head_fill),
             c_pow0: Constant::new(bits::<16>(1)),
             c_pow1: Constant::new(bits::<16>(2)),
@@ -249,7 +325,6 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             c_pow9: Constant::new(bits::<16>(512)),
             c_pow10: Constant::new(bits::<16>(1024)),
             c_pow11: Constant::new(bits::<16>(2048)),
-            run_pre: Default::default(),
             c_sel0: Constant::new(crate::index_bit_mask::<W>(0)),
             c_sel1: Constant::new(crate::index_bit_mask::<W>(1)),
             c_sel2: Constant::new(crate::index_bit_mask::<W>(2)),
@@ -264,14 +339,47 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             c_sel11: Constant::new(crate::index_bit_mask::<W>(11)),
             epsn_reg: DFFWithInit::new(bits::<32>(initial_psn as u64)),
             bitmap_reg: Default::default(),
+            gt_reg: DFFWithInit::new(gt0),
+            dup_count_reg: Default::default(),
+            oow_count_reg: Default::default(),
+            bad_count_reg: Default::default(),
+            p1_valid_reg: Default::default(),
+            p1_verdict_reg: Default::default(),
+            p1_ok_reg: Default::default(),
+            p1_data_reg: Default::default(),
+            p1_head_reg: Default::default(),
+            p1_hold_reg: Default::default(),
+            p1_epsn_prev_reg: Default::default(),
+            p1_psn_reg: Default::default(),
+            p1_len_reg: Default::default(),
+            p1_entropy_reg: Default::default(),
+            p1_ecn_reg: Default::default(),
+            p1_ts_reg: Default::default(),
+            p1_probe_reg: Default::default(),
+            p1_ack_req_reg: Default::default(),
             bytes_reg: Default::default(),
             ooo_reg: Default::default(),
             lowest_valid_reg: Default::default(),
             lowest_reg: Default::default(),
             coalesce_reg: Default::default(),
-            dup_count_reg: Default::default(),
-            oow_count_reg: Default::default(),
-            bad_count_reg: Default::default(),
+            p2_valid_reg: Default::default(),
+            p2_verdict_reg: Default::default(),
+            p2_trig_coalesce_reg: Default::default(),
+            p2_trig_head_fill_reg: Default::default(),
+            p2_trig_probe_reg: Default::default(),
+            p2_trig_ack_req_reg: Default::default(),
+            p2_trig_ecn_reg: Default::default(),
+            p2_sack_reg: Default::default(),
+            p2_epsn_reg: Default::default(),
+            p2_base_reg: Default::default(),
+            p2_rel_reg: Default::default(),
+            p2_raw_reg: Default::default(),
+            p2_bytes_reg: Default::default(),
+            p2_ooo_reg: Default::default(),
+            p2_entropy_reg: Default::default(),
+            p2_ecn_reg: Default::default(),
+            p2_ts_reg: Default::default(),
+            p2_probe_reg: Default::default(),
             m_valid_reg: Default::default(),
             m_verdict_reg: Default::default(),
             m_trig_coalesce_reg: Default::default(),
@@ -301,13 +409,16 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             head: Default::default(),
             hold_new: Default::default(),
             data: Default::default(),
-            rot_by: Default::default(),
-            rotated: Default::default(),
+            free_hi: Default::default(),
+            free_all: Default::default(),
+            pre_hi: Default::default(),
+            pre_all: Default::default(),
+            any_hi: Default::default(),
+            first: Default::default(),
+            first_idx: Default::default(),
+            epsn_upper: Default::default(),
+            verdict: Default::default(),
             run: Default::default(),
-            run_one: Default::default(),
-            run_mask: Default::default(),
-            bitmap_new: Default::default(),
-            epsn_new: Default::default(),
             ooo_new: Default::default(),
             bytes_new: Default::default(),
             coalesce_sum: Default::default(),
@@ -318,13 +429,19 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             t_coalesce: Default::default(),
             t_head_fill: Default::default(),
             any: Default::default(),
-            seg_psn: Default::default(),
+            take_psn: Default::default(),
+            rel_low: Default::default(),
+            rel_psn: Default::default(),
+            rel_new: Default::default(),
+            use_lowest: Default::default(),
+            seg_rel_low: Default::default(),
+            seg_rel_psn: Default::default(),
+            seg_rel_epsn: Default::default(),
             seg_base: Default::default(),
             seg_raw: Default::default(),
             seg_rel: Default::default(),
             rel_i: Default::default(),
             seg_bits: Default::default(),
-            verdict: Default::default(),
         }
     }
 }
@@ -337,14 +454,47 @@ impl<const W: usize, const SB: usize> Logic for SackReceiverRtl<W, SB> {
             clock,
             epsn_reg,
             bitmap_reg,
+            gt_reg,
+            dup_count_reg,
+            oow_count_reg,
+            bad_count_reg,
+            p1_valid_reg,
+            p1_verdict_reg,
+            p1_ok_reg,
+            p1_data_reg,
+            p1_head_reg,
+            p1_hold_reg,
+            p1_epsn_prev_reg,
+            p1_psn_reg,
+            p1_len_reg,
+            p1_entropy_reg,
+            p1_ecn_reg,
+            p1_ts_reg,
+            p1_probe_reg,
+            p1_ack_req_reg,
             bytes_reg,
             ooo_reg,
             lowest_valid_reg,
             lowest_reg,
             coalesce_reg,
-            dup_count_reg,
-            oow_count_reg,
-            bad_count_reg,
+            p2_valid_reg,
+            p2_verdict_reg,
+            p2_trig_coalesce_reg,
+            p2_trig_head_fill_reg,
+            p2_trig_probe_reg,
+            p2_trig_ack_req_reg,
+            p2_trig_ecn_reg,
+            p2_sack_reg,
+            p2_epsn_reg,
+            p2_base_reg,
+            p2_rel_reg,
+            p2_raw_reg,
+            p2_bytes_reg,
+            p2_ooo_reg,
+            p2_entropy_reg,
+            p2_ecn_reg,
+            p2_ts_reg,
+            p2_probe_reg,
             m_valid_reg,
             m_verdict_reg,
             m_trig_coalesce_reg,
@@ -384,11 +534,12 @@ impl<const W: usize, const SB: usize> Logic for SackReceiverRtl<W, SB> {
         self.status_out_of_window.next = self.oow_count_reg.q.val();
         self.status_malformed.next = self.bad_count_reg.q.val();
 
+        // The whole pipeline advances together when the output stage can.
         self.advance.next = !self.m_valid_reg.q.val() | self.m_ready.val();
         self.s_ready.next = self.advance.val();
         self.fire.next = self.advance.val() & self.s_valid.val();
 
-        // Classify.
+        // ---- Stage 1: classify against EPSN and the bitmap.
         self.malformed.next = (self.s_psn.val() > self.c_psn_mask.val())
             | (!self.s_probe.val()
                 & (!self.s_len.val().any() | (self.s_len.val() > self.c_mtu.val())));
@@ -406,162 +557,95 @@ impl<const W: usize, const SB: usize> Logic for SackReceiverRtl<W, SB> {
         self.head.next = self.data.val() & !self.dup.val() & !self.psn_dist.val().any();
         self.hold_new.next = self.data.val() & !self.dup.val() & self.psn_dist.val().any();
 
-        // Head: the run of held PSNs after EPSN, found in the bitmap rotated to slot(epsn+1).
-        self.rot_by.next =
-            bit_cast::<16, 32>((self.epsn_reg.q.val() + self.c_one.val()) & self.c_slot_mask.val());
-        self.rotated.next = (self.bitmap_reg.q.val() >> self.rot_by.val())
-            | (self.bitmap_reg.q.val() << (self.c_w16.val() - self.rot_by.val()));
-        // First zero: isolate the lowest set bit of the inverse (`x & !prefix_or_below(x)`, the
-        // prefix in log W shift-OR stages) and encode it with an OR tree per index bit.
-        // With no zero (never: the head bit itself is clear) it reads 0, as the chain did.
-        self.run_pre.next = !self.rotated.val() << self.c_pow0.val();
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow0.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow1.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow2.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow3.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow4.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow5.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow6.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow7.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow8.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow9.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow10.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow11.val());
-        self.run_one.next = !self.rotated.val() & !self.run_pre.val();
-        self.run.next = 0.into();
-        self.run.next = self
-            .run
-            .val()
-            .replace_bit(0, (self.run_one.val() & self.c_sel0.val()).any());
-        self.run.next = self
-            .run
-            .val()
-            .replace_bit(1, (self.run_one.val() & self.c_sel1.val()).any());
-        self.run.next = self
-            .run
-            .val()
-            .replace_bit(2, (self.run_one.val() & self.c_sel2.val()).any());
-        self.run.next = self
-            .run
-            .val()
-            .replace_bit(3, (self.run_one.val() & self.c_sel3.val()).any());
-        self.run.next = self
-            .run
-            .val()
-            .replace_bit(4, (self.run_one.val() & self.c_sel4.val()).any());
-        self.run.next = self
-            .run
-            .val()
-            .replace_bit(5, (self.run_one.val() & self.c_sel5.val()).any());
-        self.run.next = self
-            .run
-            .val()
-            .replace_bit(6, (self.run_one.val() & self.c_sel6.val()).any());
-        self.run.next = self
-            .run
-            .val()
-            .replace_bit(7, (self.run_one.val() & self.c_sel7.val()).any());
-        self.run.next = self
-            .run
-            .val()
-            .replace_bit(8, (self.run_one.val() & self.c_sel8.val()).any());
-        self.run.next = self
-            .run
-            .val()
-            .replace_bit(9, (self.run_one.val() & self.c_sel9.val()).any());
-        self.run.next = self
-            .run
-            .val()
-            .replace_bit(10, (self.run_one.val() & self.c_sel10.val()).any());
-        self.run.next = self
-            .run
-            .val()
-            .replace_bit(11, (self.run_one.val() & self.c_sel11.val()).any());
-        self.run_mask.next = (self.c_one_w.val() << self.run.val()) - self.c_one_w.val();
-        self.run_mask.next = (self.run_mask.val() << self.rot_by.val())
-            | (self.run_mask.val() >> (self.c_w16.val() - self.rot_by.val()));
-
-        self.bitmap_new.next = self.bitmap_reg.q.val();
-        self.epsn_new.next = self.epsn_reg.q.val();
-        self.ooo_new.next = self.ooo_reg.q.val();
-        self.bytes_new.next = self.bytes_reg.q.val();
-        if self.head.val() {
-            self.bitmap_new.next = self.bitmap_reg.q.val() & !self.run_mask.val();
-            self.epsn_new.next =
-                (self.epsn_reg.q.val() + self.c_one.val() + bit_cast::<32, 16>(self.run.val()))
-                    & self.c_psn_mask.val();
-            self.ooo_new.next = self.ooo_reg.q.val() - bit_cast::<32, 16>(self.run.val());
-            self.bytes_new.next = self.bytes_reg.q.val() + self.s_len.val();
+        // Head: EPSN moves to the first clear slot after its own, wrapping. `free_hi` are the
+        // clear slots above EPSN's; when there are none, the first clear slot from 0 (EPSN's own
+        // slot is always clear, so one exists). `pre_*` is the exclusive prefix OR (slots above
+        // the first clear one): the next `gt_reg`, and what bounds the run to clear.
+        self.free_all.next = !self.bitmap_reg.q.val();
+        self.free_hi.next = self.free_all.val() & self.gt_reg.q.val();
+        self.pre_hi.next = self.free_hi.val() << self.c_pow0.val();
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow0.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow1.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow2.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow3.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow4.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow5.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow6.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow7.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow8.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow9.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow10.val());
+        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow11.val());
+        self.pre_all.next = self.free_all.val() << self.c_pow0.val();
+        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow0.val());
+        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow1.val());
+        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow2.val());
+        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow3.val());
+        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow4.val());
+        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow5.val());
+        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow6.val());
+        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow7.val());
+        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow8.val());
+        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow9.val());
+        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow10.val());
+        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow11.val());
+        self.any_hi.next = self.free_hi.val().any();
+        self.first.next = self.free_all.val() & !self.pre_all.val();
+        if self.any_hi.val() {
+            self.first.next = self.free_hi.val() & !self.pre_hi.val();
         }
-        if self.hold_new.val() {
-            self.bitmap_new.next = self
-                .bitmap_reg
-                .q
-                .val()
-                .replace_bit(self.slot.val().index(), true);
-            self.ooo_new.next = self.ooo_reg.q.val() + self.c_one.val();
-            self.bytes_new.next = self.bytes_reg.q.val() + self.s_len.val();
-        }
-
-        // Coalescing and the lowest PSN since the last SACK (data packets only).
-        self.coalesce_sum.next =
-            bit_cast::<64, 32>(self.coalesce_reg.q.val()) + bit_cast::<64, 32>(self.s_len.val());
-        self.coalesce_new.next = self.coalesce_reg.q.val();
-        self.lowest_new.next = self.lowest_reg.q.val();
-        self.lowest_valid_new.next = self.lowest_valid_reg.q.val();
-        // lowest < psn (serial) keeps the lowest
-        self.lt_dist.next = (self.s_psn.val() - self.lowest_reg.q.val()) & self.c_psn_mask.val();
-        if self.data.val() {
-            self.coalesce_new.next = bit_cast::<32, 64>(self.coalesce_sum.val());
-            if self.coalesce_sum.val() > self.c_sat32.val() {
-                self.coalesce_new.next = bit_cast::<32, 64>(self.c_sat32.val());
-            }
-            self.lowest_valid_new.next = true;
-            if !(self.lowest_valid_reg.q.val()
-                & self.lt_dist.val().any()
-                & (self.lt_dist.val() < self.c_half.val()))
-            {
-                self.lowest_new.next = self.s_psn.val();
-            }
-        }
-
-        // Triggers.
-        self.t_coalesce.next = self.data.val() & (self.coalesce_new.val() >= self.c_coalesce.val());
-        self.t_head_fill.next =
-            self.head.val() & self.ooo_reg.q.val().any() & !self.c_fault_no_head_fill.val();
-        self.any.next = !self.malformed.val()
-            & !self.oow.val()
-            & (self.t_coalesce.val()
-                | self.t_head_fill.val()
-                | self.s_probe.val()
-                | self.s_ack_req.val()
-                | self.s_ecn.val());
-
-        // Segment: the lowest PSN since the last SACK unless it is below EPSN (or a probe).
-        self.seg_psn.next = self.epsn_new.val();
-        self.seg_rel.next = (self.lowest_new.val() - self.epsn_new.val()) & self.c_psn_mask.val();
-        // !psn_lt(lowest, epsn)  <=>  (lowest - epsn) mod 2^24 <= 2^23
-        if !self.s_probe.val()
-            & self.lowest_valid_new.val()
-            & (self.seg_rel.val() <= self.c_half.val())
-        {
-            self.seg_psn.next = self.lowest_new.val();
-        }
-        self.seg_base.next = self.seg_psn.val() & self.c_seg_mask.val();
-        self.seg_raw.next = self
-            .bitmap_new
+        self.first_idx.next = 0.into();
+        self.first_idx.next = self
+            .first_idx
             .val()
-            .get_bits::<SB>((self.seg_base.val() & self.c_slot_mask.val()).index());
-        self.seg_rel.next = (self.seg_base.val() - self.epsn_new.val()) & self.c_psn_mask.val();
-        self.seg_bits.next = 0.into();
-        for i in 0..SB {
-            self.rel_i.next = (self.seg_rel.val() + i.to_bits::<32>()) & self.c_psn_mask.val();
-            // Received: below EPSN (psn_lt(base + i, epsn) <=> rel > 2^23), or held in the window.
-            if (self.rel_i.val() > self.c_half.val())
-                | ((self.rel_i.val() < self.c_window.val()) & self.seg_raw.val().get_bit(i))
-            {
-                self.seg_bits.next = self.seg_bits.val().replace_bit(i, true);
-            }
+            .replace_bit(0, (self.first.val() & self.c_sel0.val()).any());
+        self.first_idx.next = self
+            .first_idx
+            .val()
+            .replace_bit(1, (self.first.val() & self.c_sel1.val()).any());
+        self.first_idx.next = self
+            .first_idx
+            .val()
+            .replace_bit(2, (self.first.val() & self.c_sel2.val()).any());
+        self.first_idx.next = self
+            .first_idx
+            .val()
+            .replace_bit(3, (self.first.val() & self.c_sel3.val()).any());
+        self.first_idx.next = self
+            .first_idx
+            .val()
+            .replace_bit(4, (self.first.val() & self.c_sel4.val()).any());
+        self.first_idx.next = self
+            .first_idx
+            .val()
+            .replace_bit(5, (self.first.val() & self.c_sel5.val()).any());
+        self.first_idx.next = self
+            .first_idx
+            .val()
+            .replace_bit(6, (self.first.val() & self.c_sel6.val()).any());
+        self.first_idx.next = self
+            .first_idx
+            .val()
+            .replace_bit(7, (self.first.val() & self.c_sel7.val()).any());
+        self.first_idx.next = self
+            .first_idx
+            .val()
+            .replace_bit(8, (self.first.val() & self.c_sel8.val()).any());
+        self.first_idx.next = self
+            .first_idx
+            .val()
+            .replace_bit(9, (self.first.val() & self.c_sel9.val()).any());
+        self.first_idx.next = self
+            .first_idx
+            .val()
+            .replace_bit(10, (self.first.val() & self.c_sel10.val()).any());
+        self.first_idx.next = self
+            .first_idx
+            .val()
+            .replace_bit(11, (self.first.val() & self.c_sel11.val()).any());
+        self.epsn_upper.next = self.epsn_reg.q.val() & self.c_upper_mask.val();
+        if !self.any_hi.val() {
+            self.epsn_upper.next = self.epsn_upper.val() + self.c_window.val();
         }
 
         // Verdict.
@@ -579,16 +663,25 @@ impl<const W: usize, const SB: usize> Logic for SackReceiverRtl<W, SB> {
         }
 
         if self.fire.val() {
-            self.epsn_reg.d.next = self.epsn_new.val();
-            self.bitmap_reg.d.next = self.bitmap_new.val();
-            self.ooo_reg.d.next = self.ooo_new.val();
-            self.bytes_reg.d.next = self.bytes_new.val();
-            self.coalesce_reg.d.next = self.coalesce_new.val();
-            self.lowest_reg.d.next = self.lowest_new.val();
-            self.lowest_valid_reg.d.next = self.lowest_valid_new.val();
-            if self.any.val() {
-                self.coalesce_reg.d.next = 0.into();
-                self.lowest_valid_reg.d.next = false;
+            if self.head.val() {
+                self.epsn_reg.d.next =
+                    (self.epsn_upper.val() | self.first_idx.val()) & self.c_psn_mask.val();
+                if self.any_hi.val() {
+                    self.bitmap_reg.d.next =
+                        self.bitmap_reg.q.val() & (!self.gt_reg.q.val() | self.pre_hi.val());
+                    self.gt_reg.d.next = self.pre_hi.val();
+                } else {
+                    self.bitmap_reg.d.next =
+                        self.bitmap_reg.q.val() & !self.gt_reg.q.val() & self.pre_all.val();
+                    self.gt_reg.d.next = self.pre_all.val();
+                }
+            }
+            if self.hold_new.val() {
+                self.bitmap_reg.d.next = self
+                    .bitmap_reg
+                    .q
+                    .val()
+                    .replace_bit(self.slot.val().index(), true);
             }
             if self.dup.val() {
                 self.dup_count_reg.d.next = self.dup_count_reg.q.val() + self.c_one.val();
@@ -599,21 +692,176 @@ impl<const W: usize, const SB: usize> Logic for SackReceiverRtl<W, SB> {
             if self.malformed.val() {
                 self.bad_count_reg.d.next = self.bad_count_reg.q.val() + self.c_one.val();
             }
-            self.m_valid_reg.d.next = true;
-            self.m_verdict_reg.d.next = self.verdict.val();
-            self.m_trig_coalesce_reg.d.next = false;
-            self.m_trig_head_fill_reg.d.next = false;
-            self.m_trig_probe_reg.d.next = false;
-            self.m_trig_ack_req_reg.d.next = false;
-            self.m_trig_ecn_reg.d.next = false;
-            if !self.malformed.val() & !self.oow.val() {
-                self.m_trig_coalesce_reg.d.next = self.t_coalesce.val();
-                self.m_trig_head_fill_reg.d.next = self.t_head_fill.val();
-                self.m_trig_probe_reg.d.next = self.s_probe.val();
-                self.m_trig_ack_req_reg.d.next = self.s_ack_req.val();
-                self.m_trig_ecn_reg.d.next = self.s_ecn.val();
+            self.p1_valid_reg.d.next = true;
+            self.p1_verdict_reg.d.next = self.verdict.val();
+            self.p1_ok_reg.d.next = !self.malformed.val() & !self.oow.val();
+            self.p1_data_reg.d.next = self.data.val();
+            self.p1_head_reg.d.next = self.head.val();
+            self.p1_hold_reg.d.next = self.hold_new.val();
+            self.p1_epsn_prev_reg.d.next = self.epsn_reg.q.val();
+            self.p1_psn_reg.d.next = self.s_psn.val();
+            self.p1_len_reg.d.next = self.s_len.val();
+            self.p1_entropy_reg.d.next = self.s_entropy.val();
+            self.p1_ecn_reg.d.next = self.s_ecn.val();
+            self.p1_ts_reg.d.next = self.s_ts.val();
+            self.p1_probe_reg.d.next = self.s_probe.val();
+            self.p1_ack_req_reg.d.next = self.s_ack_req.val();
+        } else if self.advance.val() {
+            self.p1_valid_reg.d.next = false;
+        }
+
+        // ---- Stage 2: the packet in p1_*, with EPSN and the bitmap as it left them.
+        self.run.next = (self.epsn_reg.q.val() - self.p1_epsn_prev_reg.q.val() - self.c_one.val())
+            & self.c_psn_mask.val();
+        self.ooo_new.next = self.ooo_reg.q.val();
+        self.bytes_new.next = self.bytes_reg.q.val();
+        if self.p1_head_reg.q.val() {
+            self.ooo_new.next = self.ooo_reg.q.val() - self.run.val();
+            self.bytes_new.next = self.bytes_reg.q.val() + self.p1_len_reg.q.val();
+        }
+        if self.p1_hold_reg.q.val() {
+            self.ooo_new.next = self.ooo_reg.q.val() + self.c_one.val();
+            self.bytes_new.next = self.bytes_reg.q.val() + self.p1_len_reg.q.val();
+        }
+
+        // Coalescing and the lowest PSN since the last SACK (data packets only).
+        self.coalesce_sum.next = bit_cast::<64, 32>(self.coalesce_reg.q.val())
+            + bit_cast::<64, 32>(self.p1_len_reg.q.val());
+        self.coalesce_new.next = self.coalesce_reg.q.val();
+        // lowest < psn (serial) keeps the lowest
+        self.lt_dist.next =
+            (self.p1_psn_reg.q.val() - self.lowest_reg.q.val()) & self.c_psn_mask.val();
+        self.take_psn.next = self.p1_data_reg.q.val()
+            & !(self.lowest_valid_reg.q.val()
+                & self.lt_dist.val().any()
+                & (self.lt_dist.val() < self.c_half.val()));
+        self.lowest_new.next = self.lowest_reg.q.val();
+        if self.take_psn.val() {
+            self.lowest_new.next = self.p1_psn_reg.q.val();
+        }
+        self.lowest_valid_new.next = self.lowest_valid_reg.q.val() | self.p1_data_reg.q.val();
+        if self.p1_data_reg.q.val() {
+            self.coalesce_new.next = bit_cast::<32, 64>(self.coalesce_sum.val());
+            if self.coalesce_sum.val() > self.c_sat32.val() {
+                self.coalesce_new.next = bit_cast::<32, 64>(self.c_sat32.val());
             }
-            self.m_sack_valid_reg.d.next = self.any.val();
+        }
+
+        // Triggers.
+        self.t_coalesce.next =
+            self.p1_data_reg.q.val() & (self.coalesce_new.val() >= self.c_coalesce.val());
+        self.t_head_fill.next = self.p1_head_reg.q.val()
+            & self.ooo_reg.q.val().any()
+            & !self.c_fault_no_head_fill.val();
+        self.any.next = self.p1_ok_reg.q.val()
+            & (self.t_coalesce.val()
+                | self.t_head_fill.val()
+                | self.p1_probe_reg.q.val()
+                | self.p1_ack_req_reg.q.val()
+                | self.p1_ecn_reg.q.val());
+
+        // Segment: the lowest PSN since the last SACK unless it is below EPSN (or a probe):
+        // `!psn_lt(lowest, epsn)` <=> `(lowest - epsn) mod 2^24 <= 2^23`. Both candidates for
+        // the lowest (the register, this packet's PSN) are measured from EPSN in parallel, and
+        // so are the three candidate segments' bases (`seg_rel_*` = base - EPSN), so that one
+        // select follows the lowest's compare.
+        self.rel_low.next =
+            (self.lowest_reg.q.val() - self.epsn_reg.q.val()) & self.c_psn_mask.val();
+        self.rel_psn.next =
+            (self.p1_psn_reg.q.val() - self.epsn_reg.q.val()) & self.c_psn_mask.val();
+        self.rel_new.next = self.rel_low.val();
+        if self.take_psn.val() {
+            self.rel_new.next = self.rel_psn.val();
+        }
+        self.use_lowest.next = !self.p1_probe_reg.q.val()
+            & self.lowest_valid_new.val()
+            & (self.rel_new.val() <= self.c_half.val());
+        self.seg_rel_low.next = ((self.lowest_reg.q.val() & self.c_seg_mask.val())
+            - self.epsn_reg.q.val())
+            & self.c_psn_mask.val();
+        self.seg_rel_psn.next = ((self.p1_psn_reg.q.val() & self.c_seg_mask.val())
+            - self.epsn_reg.q.val())
+            & self.c_psn_mask.val();
+        self.seg_rel_epsn.next = ((self.epsn_reg.q.val() & self.c_seg_mask.val())
+            - self.epsn_reg.q.val())
+            & self.c_psn_mask.val();
+        self.seg_base.next = self.epsn_reg.q.val() & self.c_seg_mask.val();
+        self.seg_rel.next = self.seg_rel_epsn.val();
+        if self.use_lowest.val() {
+            self.seg_base.next = self.lowest_new.val() & self.c_seg_mask.val();
+            if self.take_psn.val() {
+                self.seg_rel.next = self.seg_rel_psn.val();
+            } else {
+                self.seg_rel.next = self.seg_rel_low.val();
+            }
+        }
+        // The segment's bits as the bitmap holds them now (stage 3 sees the next packet's).
+        self.seg_raw.next = self
+            .bitmap_reg
+            .q
+            .val()
+            .get_bits::<SB>((self.seg_base.val() & self.c_slot_mask.val()).index());
+
+        if self.advance.val() & self.p1_valid_reg.q.val() {
+            self.ooo_reg.d.next = self.ooo_new.val();
+            self.bytes_reg.d.next = self.bytes_new.val();
+            self.coalesce_reg.d.next = self.coalesce_new.val();
+            self.lowest_reg.d.next = self.lowest_new.val();
+            self.lowest_valid_reg.d.next = self.lowest_valid_new.val();
+            if self.any.val() {
+                self.coalesce_reg.d.next = 0.into();
+                self.lowest_valid_reg.d.next = false;
+            }
+            self.p2_valid_reg.d.next = true;
+            self.p2_verdict_reg.d.next = self.p1_verdict_reg.q.val();
+            self.p2_trig_coalesce_reg.d.next = false;
+            self.p2_trig_head_fill_reg.d.next = false;
+            self.p2_trig_probe_reg.d.next = false;
+            self.p2_trig_ack_req_reg.d.next = false;
+            self.p2_trig_ecn_reg.d.next = false;
+            if self.p1_ok_reg.q.val() {
+                self.p2_trig_coalesce_reg.d.next = self.t_coalesce.val();
+                self.p2_trig_head_fill_reg.d.next = self.t_head_fill.val();
+                self.p2_trig_probe_reg.d.next = self.p1_probe_reg.q.val();
+                self.p2_trig_ack_req_reg.d.next = self.p1_ack_req_reg.q.val();
+                self.p2_trig_ecn_reg.d.next = self.p1_ecn_reg.q.val();
+            }
+            self.p2_sack_reg.d.next = self.any.val();
+            self.p2_epsn_reg.d.next = self.epsn_reg.q.val();
+            self.p2_base_reg.d.next = self.seg_base.val();
+            self.p2_rel_reg.d.next = self.seg_rel.val();
+            self.p2_raw_reg.d.next = self.seg_raw.val();
+            self.p2_bytes_reg.d.next = self.bytes_new.val();
+            self.p2_ooo_reg.d.next = self.ooo_new.val();
+            self.p2_entropy_reg.d.next = self.p1_entropy_reg.q.val();
+            self.p2_ecn_reg.d.next = self.p1_ecn_reg.q.val();
+            self.p2_ts_reg.d.next = self.p1_ts_reg.q.val();
+            self.p2_probe_reg.d.next = self.p1_probe_reg.q.val();
+        } else if self.advance.val() {
+            self.p2_valid_reg.d.next = false;
+        }
+
+        // ---- Stage 3: the SACK's bitmap (received: below EPSN, i.e. `psn_lt(base + i, epsn)`
+        // <=> rel > 2^23, or held in the window) and the output registers.
+        self.seg_bits.next = 0.into();
+        for i in 0..SB {
+            self.rel_i.next = (self.p2_rel_reg.q.val() + i.to_bits::<32>()) & self.c_psn_mask.val();
+            if (self.rel_i.val() > self.c_half.val())
+                | ((self.rel_i.val() < self.c_window.val()) & self.p2_raw_reg.q.val().get_bit(i))
+            {
+                self.seg_bits.next = self.seg_bits.val().replace_bit(i, true);
+            }
+        }
+
+        if self.advance.val() & self.p2_valid_reg.q.val() {
+            self.m_valid_reg.d.next = true;
+            self.m_verdict_reg.d.next = self.p2_verdict_reg.q.val();
+            self.m_trig_coalesce_reg.d.next = self.p2_trig_coalesce_reg.q.val();
+            self.m_trig_head_fill_reg.d.next = self.p2_trig_head_fill_reg.q.val();
+            self.m_trig_probe_reg.d.next = self.p2_trig_probe_reg.q.val();
+            self.m_trig_ack_req_reg.d.next = self.p2_trig_ack_req_reg.q.val();
+            self.m_trig_ecn_reg.d.next = self.p2_trig_ecn_reg.q.val();
+            self.m_sack_valid_reg.d.next = self.p2_sack_reg.q.val();
             self.m_sack_epsn_reg.d.next = 0.into();
             self.m_sack_base_reg.d.next = 0.into();
             self.m_sack_bitmap_reg.d.next = 0.into();
@@ -623,16 +871,16 @@ impl<const W: usize, const SB: usize> Logic for SackReceiverRtl<W, SB> {
             self.m_sack_ecn_reg.d.next = false;
             self.m_sack_ts_reg.d.next = 0.into();
             self.m_sack_probe_reg.d.next = false;
-            if self.any.val() {
-                self.m_sack_epsn_reg.d.next = self.epsn_new.val();
-                self.m_sack_base_reg.d.next = self.seg_base.val();
+            if self.p2_sack_reg.q.val() {
+                self.m_sack_epsn_reg.d.next = self.p2_epsn_reg.q.val();
+                self.m_sack_base_reg.d.next = self.p2_base_reg.q.val();
                 self.m_sack_bitmap_reg.d.next = self.seg_bits.val();
-                self.m_sack_bytes_reg.d.next = self.bytes_new.val();
-                self.m_sack_ooo_reg.d.next = self.ooo_new.val();
-                self.m_sack_entropy_reg.d.next = self.s_entropy.val();
-                self.m_sack_ecn_reg.d.next = self.s_ecn.val();
-                self.m_sack_ts_reg.d.next = self.s_ts.val();
-                self.m_sack_probe_reg.d.next = self.s_probe.val();
+                self.m_sack_bytes_reg.d.next = self.p2_bytes_reg.q.val();
+                self.m_sack_ooo_reg.d.next = self.p2_ooo_reg.q.val();
+                self.m_sack_entropy_reg.d.next = self.p2_entropy_reg.q.val();
+                self.m_sack_ecn_reg.d.next = self.p2_ecn_reg.q.val();
+                self.m_sack_ts_reg.d.next = self.p2_ts_reg.q.val();
+                self.m_sack_probe_reg.d.next = self.p2_probe_reg.q.val();
             }
         } else if self.advance.val() {
             self.m_valid_reg.d.next = false;

@@ -2,13 +2,14 @@
 //! (II = 1), latency 4, free-running (the link's readiness, `s_tx_ready`, is the back-pressure).
 //!
 //! ```text
-//!  cycle c (stage 0)          cycle c+1 (stage 1)              c+2 (stage 2)         c+3, c+4
-//!  s_sack_*, s_new_*, ──► sack_sender ──m_*──► glue: accepted? ──► cwnd_unit ──m_cwnd_q─┐
-//!  s_tx_ready          ▲                        │ rtt, ecn, acked   (updates the window)│
-//!                      │ window view (cwnd after SACKs of steps <= t-2) ◄─ hold regs ◄──┤
-//!                      │                        │                                       ▼
-//!  s_rx_* ───────────► sack_receiver ──m_*──► glue stage-2 regs ──► glue m_* ──► 2 delay regs ─┐
-//!                                               └─ ECN echo, choose ► entropy_bitmap (3) ──────┴► m_*
+//! cycle c (stage 0)          cycle c+1 (stage 1)              c+2 (stage 2)          c+3, c+4
+//! s_sack_*, s_new_*, ──► sack_sender ──m_*──► glue: accepted? ──► cwnd_unit ──m_cwnd_q─┐
+//! s_tx_ready          ▲                        │ rtt, ecn, acked   (updates the window)│
+//!                     │ window view (cwnd after SACKs of steps <= t-2) ◄─ hold regs ◄──┤
+//!                     │                        │                                       ▼
+//!                                              ├─ glue m_* (send side) ─► 2 delay regs ──┐
+//!                                              └─ ECN echo, choose ► entropy_bitmap (3) ─┤
+//! s_rx_* ──► sack_receiver (3 stages) ──m_*──► glue regs (receive side) ─────────────────┴► m_*
 //! ```
 //!
 //! The blocks are the same generated modules as on their own (renamed `strack_nic__<block>`),
@@ -19,6 +20,8 @@
 //! `StrackNic::lagged`). The glue's results are ready at stage 2; the entropy bitmap's choice
 //! (nothing else depends on it) comes out of its three-stage pipeline at stage 4, so the top
 //! delays the glue's results by the bitmap's latency less one and makes `m_tx_entropy` there.
+//! The receiver's results (the glue only registers them) come out of its own pipeline later,
+//! by its latency beyond one, and are delayed that much less.
 //!
 //! The top is structural Verilog written here from the blocks' port lists, not a rust-hdl block:
 //! a rust-hdl top would need every block's widths as its own const generics (max_paths x

@@ -80,6 +80,7 @@ impl CosimBlock for Block {
     type Stim = Cycle;
     type Regs = Regs;
     const COVERAGE_POINTS: &'static [&'static str] = COVERAGE_POINTS;
+    const LATENCY: usize = crate::designs::SackReceiverDefault::LATENCY as usize;
 
     fn dt(_: &Cycle) -> u32 {
         1
