@@ -106,19 +106,8 @@ pub struct EntropyBitmapRtl<const N: usize> {
     /// Bit 0 alone, and every bit but 0.
     cfg_bit0: Constant<Bits<N>>,
     cfg_not0: Constant<Bits<N>>,
-    /// `cfg_pow<k>` = 2^k: the shifts of the prefix-OR stages.
+    /// 1 as a shift amount.
     cfg_pow0: Constant<Bits<16>>,
-    cfg_pow1: Constant<Bits<16>>,
-    cfg_pow2: Constant<Bits<16>>,
-    cfg_pow3: Constant<Bits<16>>,
-    cfg_pow4: Constant<Bits<16>>,
-    cfg_pow5: Constant<Bits<16>>,
-    cfg_pow6: Constant<Bits<16>>,
-    cfg_pow7: Constant<Bits<16>>,
-    cfg_pow8: Constant<Bits<16>>,
-    cfg_pow9: Constant<Bits<16>>,
-    cfg_pow10: Constant<Bits<16>>,
-    cfg_pow11: Constant<Bits<16>>,
     /// `cfg_sel<k>`: the entropies whose index has bit `k` set (the one-hot encoder's masks).
     cfg_sel0: Constant<Bits<N>>,
     cfg_sel1: Constant<Bits<N>>,
@@ -246,17 +235,6 @@ impl<const N: usize> EntropyBitmapRtl<N> {
             cfg_bit0: Constant::new(Bits::<N>::default().replace_bit(0, true)),
             cfg_not0: Constant::new(Bits::<N>::mask().replace_bit(0, false)),
             cfg_pow0: Constant::new(bits::<16>(1)),
-            cfg_pow1: Constant::new(bits::<16>(2)),
-            cfg_pow2: Constant::new(bits::<16>(4)),
-            cfg_pow3: Constant::new(bits::<16>(8)),
-            cfg_pow4: Constant::new(bits::<16>(16)),
-            cfg_pow5: Constant::new(bits::<16>(32)),
-            cfg_pow6: Constant::new(bits::<16>(64)),
-            cfg_pow7: Constant::new(bits::<16>(128)),
-            cfg_pow8: Constant::new(bits::<16>(256)),
-            cfg_pow9: Constant::new(bits::<16>(512)),
-            cfg_pow10: Constant::new(bits::<16>(1024)),
-            cfg_pow11: Constant::new(bits::<16>(2048)),
             cfg_sel0: Constant::new(crate::index_bit_mask::<N>(0)),
             cfg_sel1: Constant::new(crate::index_bit_mask::<N>(1)),
             cfg_sel2: Constant::new(crate::index_bit_mask::<N>(2)),
@@ -467,33 +445,12 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
         self.cand.next = !self.bm1.val() & self.q1_pm.q.val();
         self.hi.next = self.cand.val() & self.gt.val();
         self.lo.next = self.cand.val() & !self.gt.val();
-        // Exclusive prefix ORs (bit i = any bit below i): log-depth shift-OR stages.
-        self.pre_hi.next = self.hi.val() << self.cfg_pow0.val();
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow0.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow1.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow2.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow3.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow4.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow5.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow6.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow7.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow8.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow9.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow10.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.cfg_pow11.val());
-        self.pre_lo.next = self.lo.val() << self.cfg_pow0.val();
-        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow0.val());
-        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow1.val());
-        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow2.val());
-        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow3.val());
-        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow4.val());
-        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow5.val());
-        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow6.val());
-        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow7.val());
-        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow8.val());
-        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow9.val());
-        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow10.val());
-        self.pre_lo.next = self.pre_lo.val() | (self.pre_lo.val() << self.cfg_pow11.val());
+        // Exclusive prefix ORs (bit i = any bit below i) as `!(x ^ (x - 1))`: `x - 1` flips
+        // the lowest set bit and the zeros below it, so the XOR is the mask up to that bit and
+        // its inverse the bits above it (0 when `x` is 0). Each maps to one carry chain, which
+        // the LUT mapper cannot re-balance into a deep LUT network as it did the shift-OR form.
+        self.pre_hi.next = !(self.hi.val() ^ (self.hi.val() - self.cfg_bit0.val()));
+        self.pre_lo.next = !(self.lo.val() ^ (self.lo.val() - self.cfg_bit0.val()));
         self.hit_hi.next = self.hi.val().any();
         self.hit_lo.next = self.lo.val().any();
         // The start: rr + 1 (gt's lowest bit) when it is below paths, else 0; and the mask

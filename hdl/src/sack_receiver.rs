@@ -103,21 +103,9 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     c_coalesce: Constant<Bits<32>>,
     c_sat32: Constant<Bits<64>>,
     c_one: Constant<Bits<32>>,
+    c_one_w: Constant<Bits<W>>,
     /// Fault injection for the co-sim self-test: 1 disables the head-fill trigger.
     c_fault_no_head_fill: Constant<Bit>,
-    /// `c_pow<k>` = 2^k: the shifts of the prefix-OR stages.
-    c_pow0: Constant<Bits<16>>,
-    c_pow1: Constant<Bits<16>>,
-    c_pow2: Constant<Bits<16>>,
-    c_pow3: Constant<Bits<16>>,
-    c_pow4: Constant<Bits<16>>,
-    c_pow5: Constant<Bits<16>>,
-    c_pow6: Constant<Bits<16>>,
-    c_pow7: Constant<Bits<16>>,
-    c_pow8: Constant<Bits<16>>,
-    c_pow9: Constant<Bits<16>>,
-    c_pow10: Constant<Bits<16>>,
-    c_pow11: Constant<Bits<16>>,
     /// `c_sel<k>`: the slots whose index has bit `k` set (the find-first encoder's masks).
     c_sel0: Constant<Bits<W>>,
     c_sel1: Constant<Bits<W>>,
@@ -312,19 +300,8 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             c_coalesce: c32(ack_coalesce_bytes as u64),
             c_sat32: Constant::new(bits::<64>(0xFFFF_FFFF)),
             c_one: c32(1),
+            c_one_w: Constant::new(bits::<W>(1)),
             c_fault_no_head_fill: Constant::new(fault_no_head_fill),
-            c_pow0: Constant::new(bits::<16>(1)),
-            c_pow1: Constant::new(bits::<16>(2)),
-            c_pow2: Constant::new(bits::<16>(4)),
-            c_pow3: Constant::new(bits::<16>(8)),
-            c_pow4: Constant::new(bits::<16>(16)),
-            c_pow5: Constant::new(bits::<16>(32)),
-            c_pow6: Constant::new(bits::<16>(64)),
-            c_pow7: Constant::new(bits::<16>(128)),
-            c_pow8: Constant::new(bits::<16>(256)),
-            c_pow9: Constant::new(bits::<16>(512)),
-            c_pow10: Constant::new(bits::<16>(1024)),
-            c_pow11: Constant::new(bits::<16>(2048)),
             c_sel0: Constant::new(crate::index_bit_mask::<W>(0)),
             c_sel1: Constant::new(crate::index_bit_mask::<W>(1)),
             c_sel2: Constant::new(crate::index_bit_mask::<W>(2)),
@@ -563,32 +540,13 @@ impl<const W: usize, const SB: usize> Logic for SackReceiverRtl<W, SB> {
         // the first clear one): the next `gt_reg`, and what bounds the run to clear.
         self.free_all.next = !self.bitmap_reg.q.val();
         self.free_hi.next = self.free_all.val() & self.gt_reg.q.val();
-        self.pre_hi.next = self.free_hi.val() << self.c_pow0.val();
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow0.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow1.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow2.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow3.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow4.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow5.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow6.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow7.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow8.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow9.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow10.val());
-        self.pre_hi.next = self.pre_hi.val() | (self.pre_hi.val() << self.c_pow11.val());
-        self.pre_all.next = self.free_all.val() << self.c_pow0.val();
-        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow0.val());
-        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow1.val());
-        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow2.val());
-        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow3.val());
-        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow4.val());
-        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow5.val());
-        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow6.val());
-        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow7.val());
-        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow8.val());
-        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow9.val());
-        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow10.val());
-        self.pre_all.next = self.pre_all.val() | (self.pre_all.val() << self.c_pow11.val());
+        // Exclusive prefix OR as `!(x ^ (x - 1))`: `x - 1` flips the lowest set bit and the
+        // zeros below it, so the XOR is the mask up to that bit and its inverse the slots above
+        // it (0 when `x` is 0). The subtraction maps to one carry chain, which the LUT mapper
+        // cannot re-balance into a deep LUT network as it did the shift-OR form (12 wide-LUT
+        // levels for 256 slots).
+        self.pre_hi.next = !(self.free_hi.val() ^ (self.free_hi.val() - self.c_one_w.val()));
+        self.pre_all.next = !(self.free_all.val() ^ (self.free_all.val() - self.c_one_w.val()));
         self.any_hi.next = self.free_hi.val().any();
         self.first.next = self.free_all.val() & !self.pre_all.val();
         if self.any_hi.val() {
