@@ -106,6 +106,10 @@ pub struct EntropyBitmapRtl<const N: usize> {
     /// Bit 0 alone, and every bit but 0.
     cfg_bit0: Constant<Bits<N>>,
     cfg_not0: Constant<Bits<N>>,
+    /// The lower and upper halves of the entropies, and half the width as a shift.
+    cfg_lo_half: Constant<Bits<N>>,
+    cfg_hi_half: Constant<Bits<N>>,
+    cfg_half_n: Constant<Bits<16>>,
     /// 1 as a shift amount.
     cfg_pow0: Constant<Bits<16>>,
     /// `cfg_sel<k>`: the entropies whose index has bit `k` set (the one-hot encoder's masks).
@@ -186,6 +190,12 @@ pub struct EntropyBitmapRtl<const N: usize> {
     cand: Signal<Local, Bits<N>>,
     hi: Signal<Local, Bits<N>>,
     lo: Signal<Local, Bits<N>>,
+    pre_hi_xl: Signal<Local, Bits<N>>,
+    pre_hi_xh: Signal<Local, Bits<N>>,
+    pre_hi_u: Signal<Local, Bits<N>>,
+    pre_lo_xl: Signal<Local, Bits<N>>,
+    pre_lo_xh: Signal<Local, Bits<N>>,
+    pre_lo_u: Signal<Local, Bits<N>>,
     pre_hi: Signal<Local, Bits<N>>,
     pre_lo: Signal<Local, Bits<N>>,
     hit_hi: Signal<Local, Bit>,
@@ -203,6 +213,10 @@ pub struct EntropyBitmapRtl<const N: usize> {
 impl<const N: usize> EntropyBitmapRtl<N> {
     /// `reset_interval_ns` 0 = never; `fault_flip` only for the co-sim self-test.
     pub fn new(reset_interval_ns: u32, fault_flip: bool) -> Self {
+        let mut lo_half = Bits::<N>::default();
+        for i in 0..N / 2 {
+            lo_half = lo_half.replace_bit(i, true);
+        }
         EntropyBitmapRtl {
             clock: Default::default(),
             s_valid: Default::default(),
@@ -235,6 +249,9 @@ impl<const N: usize> EntropyBitmapRtl<N> {
             cfg_bit0: Constant::new(Bits::<N>::default().replace_bit(0, true)),
             cfg_not0: Constant::new(Bits::<N>::mask().replace_bit(0, false)),
             cfg_pow0: Constant::new(bits::<16>(1)),
+            cfg_lo_half: Constant::new(lo_half),
+            cfg_hi_half: Constant::new(!lo_half),
+            cfg_half_n: Constant::new(bits::<16>(N as u64 / 2)),
             cfg_sel0: Constant::new(crate::index_bit_mask::<N>(0)),
             cfg_sel1: Constant::new(crate::index_bit_mask::<N>(1)),
             cfg_sel2: Constant::new(crate::index_bit_mask::<N>(2)),
@@ -302,6 +319,12 @@ impl<const N: usize> EntropyBitmapRtl<N> {
             cand: Default::default(),
             hi: Default::default(),
             lo: Default::default(),
+            pre_hi_xl: Default::default(),
+            pre_hi_xh: Default::default(),
+            pre_hi_u: Default::default(),
+            pre_lo_xl: Default::default(),
+            pre_lo_xh: Default::default(),
+            pre_lo_u: Default::default(),
             pre_hi: Default::default(),
             pre_lo: Default::default(),
             hit_hi: Default::default(),
@@ -445,12 +468,38 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
         self.cand.next = !self.bm1.val() & self.q1_pm.q.val();
         self.hi.next = self.cand.val() & self.gt.val();
         self.lo.next = self.cand.val() & !self.gt.val();
-        // Exclusive prefix ORs (bit i = any bit below i) as `!(x ^ (x - 1))`: `x - 1` flips
-        // the lowest set bit and the zeros below it, so the XOR is the mask up to that bit and
-        // its inverse the bits above it (0 when `x` is 0). Each maps to one carry chain, which
-        // the LUT mapper cannot re-balance into a deep LUT network as it did the shift-OR form.
-        self.pre_hi.next = !(self.hi.val() ^ (self.hi.val() - self.cfg_bit0.val()));
-        self.pre_lo.next = !(self.lo.val() ^ (self.lo.val() - self.cfg_bit0.val()));
+        // Exclusive prefix ORs (bit i = any bit below i). `!(x ^ (x - 1))` is the prefix of `x`
+        // (`x - 1` flips the lowest set bit and the zeros below it): a carry chain, which the LUT
+        // mapper cannot serialise as it did log-depth shift-OR stages. Each prefix is taken as two
+        // half-width chains side by side (the upper half's is all ones when the lower half has a
+        // bit): the masks leave each subtraction's upper result bits unused, so synthesis trims
+        // it to half the width, and the chain is half as long.
+        self.pre_hi_xl.next = self.hi.val() & self.cfg_lo_half.val();
+        self.pre_hi_xh.next = self.hi.val() >> self.cfg_half_n.val();
+        self.pre_hi.next = !(self.pre_hi_xl.val() ^ (self.pre_hi_xl.val() - self.cfg_bit0.val()))
+            & self.cfg_lo_half.val();
+        self.pre_hi_u.next = (!(self.pre_hi_xh.val()
+            ^ (self.pre_hi_xh.val() - self.cfg_bit0.val()))
+            & self.cfg_lo_half.val())
+            << self.cfg_half_n.val();
+        if self.pre_hi_xl.val().any() {
+            self.pre_hi.next = self.pre_hi.val() | self.cfg_hi_half.val();
+        } else {
+            self.pre_hi.next = self.pre_hi.val() | self.pre_hi_u.val();
+        }
+        self.pre_lo_xl.next = self.lo.val() & self.cfg_lo_half.val();
+        self.pre_lo_xh.next = self.lo.val() >> self.cfg_half_n.val();
+        self.pre_lo.next = !(self.pre_lo_xl.val() ^ (self.pre_lo_xl.val() - self.cfg_bit0.val()))
+            & self.cfg_lo_half.val();
+        self.pre_lo_u.next = (!(self.pre_lo_xh.val()
+            ^ (self.pre_lo_xh.val() - self.cfg_bit0.val()))
+            & self.cfg_lo_half.val())
+            << self.cfg_half_n.val();
+        if self.pre_lo_xl.val().any() {
+            self.pre_lo.next = self.pre_lo.val() | self.cfg_hi_half.val();
+        } else {
+            self.pre_lo.next = self.pre_lo.val() | self.pre_lo_u.val();
+        }
         self.hit_hi.next = self.hi.val().any();
         self.hit_lo.next = self.lo.val().any();
         // The start: rr + 1 (gt's lowest bit) when it is below paths, else 0; and the mask

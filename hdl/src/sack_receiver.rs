@@ -104,6 +104,10 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     c_sat32: Constant<Bits<64>>,
     c_one: Constant<Bits<32>>,
     c_one_w: Constant<Bits<W>>,
+    /// The lower and upper halves of the slots, and half the width as a shift.
+    c_lo_half: Constant<Bits<W>>,
+    c_hi_half: Constant<Bits<W>>,
+    c_half_w: Constant<Bits<16>>,
     /// Fault injection for the co-sim self-test: 1 disables the head-fill trigger.
     c_fault_no_head_fill: Constant<Bit>,
     /// `c_sel<k>`: the slots whose index has bit `k` set (the find-first encoder's masks).
@@ -209,6 +213,12 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     data: Signal<Local, Bit>,
     free_hi: Signal<Local, Bits<W>>,
     free_all: Signal<Local, Bits<W>>,
+    pre_hi_xl: Signal<Local, Bits<W>>,
+    pre_hi_xh: Signal<Local, Bits<W>>,
+    pre_hi_u: Signal<Local, Bits<W>>,
+    pre_all_xl: Signal<Local, Bits<W>>,
+    pre_all_xh: Signal<Local, Bits<W>>,
+    pre_all_u: Signal<Local, Bits<W>>,
     pre_hi: Signal<Local, Bits<W>>,
     pre_all: Signal<Local, Bits<W>>,
     any_hi: Signal<Local, Bit>,
@@ -258,6 +268,10 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             gt0 = gt0.replace_bit(i, true);
         }
         let psn_mask = (1u64 << 24) - 1;
+        let mut lo_half = Bits::<W>::default();
+        for i in 0..W / 2 {
+            lo_half = lo_half.replace_bit(i, true);
+        }
         SackReceiverRtl {
             clock: Default::default(),
             s_valid: Default::default(),
@@ -301,6 +315,9 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             c_sat32: Constant::new(bits::<64>(0xFFFF_FFFF)),
             c_one: c32(1),
             c_one_w: Constant::new(bits::<W>(1)),
+            c_lo_half: Constant::new(lo_half),
+            c_hi_half: Constant::new(!lo_half),
+            c_half_w: Constant::new(bits::<16>(W as u64 / 2)),
             c_fault_no_head_fill: Constant::new(fault_no_head_fill),
             c_sel0: Constant::new(crate::index_bit_mask::<W>(0)),
             c_sel1: Constant::new(crate::index_bit_mask::<W>(1)),
@@ -388,6 +405,12 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             data: Default::default(),
             free_hi: Default::default(),
             free_all: Default::default(),
+            pre_hi_xl: Default::default(),
+            pre_hi_xh: Default::default(),
+            pre_hi_u: Default::default(),
+            pre_all_xl: Default::default(),
+            pre_all_xh: Default::default(),
+            pre_all_u: Default::default(),
             pre_hi: Default::default(),
             pre_all: Default::default(),
             any_hi: Default::default(),
@@ -540,13 +563,38 @@ impl<const W: usize, const SB: usize> Logic for SackReceiverRtl<W, SB> {
         // the first clear one): the next `gt_reg`, and what bounds the run to clear.
         self.free_all.next = !self.bitmap_reg.q.val();
         self.free_hi.next = self.free_all.val() & self.gt_reg.q.val();
-        // Exclusive prefix OR as `!(x ^ (x - 1))`: `x - 1` flips the lowest set bit and the
-        // zeros below it, so the XOR is the mask up to that bit and its inverse the slots above
-        // it (0 when `x` is 0). The subtraction maps to one carry chain, which the LUT mapper
-        // cannot re-balance into a deep LUT network as it did the shift-OR form (12 wide-LUT
-        // levels for 256 slots).
-        self.pre_hi.next = !(self.free_hi.val() ^ (self.free_hi.val() - self.c_one_w.val()));
-        self.pre_all.next = !(self.free_all.val() ^ (self.free_all.val() - self.c_one_w.val()));
+        // Exclusive prefix ORs (bit i = any bit below i). `!(x ^ (x - 1))` is the prefix of `x`
+        // (`x - 1` flips the lowest set bit and the zeros below it): a carry chain, which the LUT
+        // mapper cannot serialise as it did log-depth shift-OR stages. Each prefix is taken as two
+        // half-width chains side by side (the upper half's is all ones when the lower half has a
+        // bit): the masks leave each subtraction's upper result bits unused, so synthesis trims
+        // it to half the width, and the chain is half as long.
+        self.pre_hi_xl.next = self.free_hi.val() & self.c_lo_half.val();
+        self.pre_hi_xh.next = self.free_hi.val() >> self.c_half_w.val();
+        self.pre_hi.next = !(self.pre_hi_xl.val() ^ (self.pre_hi_xl.val() - self.c_one_w.val()))
+            & self.c_lo_half.val();
+        self.pre_hi_u.next = (!(self.pre_hi_xh.val()
+            ^ (self.pre_hi_xh.val() - self.c_one_w.val()))
+            & self.c_lo_half.val())
+            << self.c_half_w.val();
+        if self.pre_hi_xl.val().any() {
+            self.pre_hi.next = self.pre_hi.val() | self.c_hi_half.val();
+        } else {
+            self.pre_hi.next = self.pre_hi.val() | self.pre_hi_u.val();
+        }
+        self.pre_all_xl.next = self.free_all.val() & self.c_lo_half.val();
+        self.pre_all_xh.next = self.free_all.val() >> self.c_half_w.val();
+        self.pre_all.next = !(self.pre_all_xl.val() ^ (self.pre_all_xl.val() - self.c_one_w.val()))
+            & self.c_lo_half.val();
+        self.pre_all_u.next = (!(self.pre_all_xh.val()
+            ^ (self.pre_all_xh.val() - self.c_one_w.val()))
+            & self.c_lo_half.val())
+            << self.c_half_w.val();
+        if self.pre_all_xl.val().any() {
+            self.pre_all.next = self.pre_all.val() | self.c_hi_half.val();
+        } else {
+            self.pre_all.next = self.pre_all.val() | self.pre_all_u.val();
+        }
         self.any_hi.next = self.free_hi.val().any();
         self.first.next = self.free_all.val() & !self.pre_all.val();
         if self.any_hi.val() {
