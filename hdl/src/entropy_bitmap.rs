@@ -206,6 +206,7 @@ pub struct EntropyBitmapRtl<const N: usize> {
     res_oh: Signal<Local, Bits<N>>,
     gt_scan: Signal<Local, Bits<N>>,
     start_set: Signal<Local, Bit>,
+    s_oh_nw: Signal<Local, Bits<N>>,
     res_idx: Signal<Local, Bits<16>>,
     s_idx: Signal<Local, Bits<16>>,
 }
@@ -335,6 +336,7 @@ impl<const N: usize> EntropyBitmapRtl<N> {
             res_oh: Default::default(),
             gt_scan: Default::default(),
             start_set: Default::default(),
+            s_oh_nw: Default::default(),
             res_idx: Default::default(),
             s_idx: Default::default(),
         }
@@ -521,7 +523,13 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
             self.res_oh.next = self.hi.val() & !self.pre_hi.val();
             self.gt_scan.next = self.pre_hi.val();
         }
-        self.start_set.next = (self.bm1.val() & self.s_oh.val()).any();
+        // Whether the start's bit is set (the scan clears it), with both starts' reductions in
+        // parallel rather than behind the wrap's own 256-bit reduction.
+        self.s_oh_nw.next = self.gt.val() & !(self.gt.val() << self.cfg_pow0.val());
+        self.start_set.next = (self.bm1.val() & self.cfg_bit0.val()).any();
+        if self.nowrap.val() {
+            self.start_set.next = (self.bm1.val() & self.s_oh_nw.val()).any();
+        }
 
         if self.advance.val() {
             self.q2_valid.d.next = self.q1_valid.q.val();
