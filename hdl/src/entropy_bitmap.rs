@@ -141,6 +141,9 @@ pub struct EntropyBitmapRtl<const N: usize> {
     q1_paths: DFF<Bits<16>>,
     /// Bits `0..paths`.
     q1_pm: DFF<Bits<N>>,
+    /// `q1_pm` less the entropy this ACK marks; the entropies the reset or this ACK clears.
+    q1_pm_ns: DFF<Bits<N>>,
+    q1_kill: DFF<Bits<N>>,
     // The state (stage 2).
     bm_reg: DFF<Bits<N>>,
     /// `!gt`: bit `i` (`i > 0`) set when `i <= rr`; bit 0 is ignored.
@@ -277,6 +280,8 @@ impl<const N: usize> EntropyBitmapRtl<N> {
             q1_choose: Default::default(),
             q1_paths: Default::default(),
             q1_pm: Default::default(),
+            q1_pm_ns: Default::default(),
+            q1_kill: Default::default(),
             bm_reg: Default::default(),
             le_reg: Default::default(),
             nv_reg: Default::default(),
@@ -361,6 +366,8 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
             q1_choose,
             q1_paths,
             q1_pm,
+            q1_pm_ns,
+            q1_kill,
             bm_reg,
             le_reg,
             nv_reg,
@@ -444,6 +451,22 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
             self.q1_choose.d.next = self.fire.val() & self.s_choose_valid.val();
             self.q1_paths.d.next = self.paths.val();
             self.q1_pm.d.next = !(self.cfg_ones.val() << self.paths.val());
+            // The loop's candidate set per entropy from three registered bits (no fan-out of
+            // the reset and ACK flags across the bitmap in the loop): in range and not set by
+            // this ACK; freed by the reset or by this ACK.
+            self.q1_pm_ns.d.next = !(self.cfg_ones.val() << self.paths.val());
+            self.q1_kill.d.next = 0.into();
+            if self.fire.val() & self.ack_ok.val() {
+                if self.ecn_bit.val() {
+                    self.q1_pm_ns.d.next = !(self.cfg_ones.val() << self.paths.val())
+                        & !(self.cfg_bit0.val() << self.s_ack_entropy.val());
+                } else {
+                    self.q1_kill.d.next = self.cfg_bit0.val() << self.s_ack_entropy.val();
+                }
+            }
+            if self.fire.val() & self.do_reset.val() {
+                self.q1_kill.d.next = self.cfg_ones.val();
+            }
         }
 
         // ---- Stage 2: the loop. Reset first, then the ACK, then the choice (the model's
@@ -467,7 +490,8 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
             }
         }
         self.gt.next = !self.le_reg.q.val() & self.cfg_not0.val();
-        self.cand.next = !self.bm1.val() & self.q1_pm.q.val();
+        // = !bm1 & pm: !bm1 = (reset | !bm | cleared) & !set.
+        self.cand.next = self.q1_pm_ns.q.val() & (self.q1_kill.q.val() | !self.bm_reg.q.val());
         self.hi.next = self.cand.val() & self.gt.val();
         self.lo.next = self.cand.val() & !self.gt.val();
         // Exclusive prefix ORs (bit i = any bit below i). `!(x ^ (x - 1))` is the prefix of `x`
