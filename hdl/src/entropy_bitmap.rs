@@ -210,6 +210,9 @@ pub struct EntropyBitmapRtl<const N: usize> {
     gt_scan: Signal<Local, Bits<N>>,
     start_set: Signal<Local, Bit>,
     s_oh_nw: Signal<Local, Bits<N>>,
+    /// Stage 1: the scan range and the ACK's entropy as masks.
+    pm: Signal<Local, Bits<N>>,
+    ack_oh: Signal<Local, Bits<N>>,
     res_idx: Signal<Local, Bits<16>>,
     s_idx: Signal<Local, Bits<16>>,
 }
@@ -342,6 +345,8 @@ impl<const N: usize> EntropyBitmapRtl<N> {
             gt_scan: Default::default(),
             start_set: Default::default(),
             s_oh_nw: Default::default(),
+            pm: Default::default(),
+            ack_oh: Default::default(),
             res_idx: Default::default(),
             s_idx: Default::default(),
         }
@@ -435,6 +440,8 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
             self.paths.next =
                 bit_cast::<16, 32>(self.s_cwnd_packets.val() + self.s_cwnd_packets.val());
         }
+        self.pm.next = !(self.cfg_ones.val() << self.paths.val());
+        self.ack_oh.next = self.cfg_bit0.val() << self.s_ack_entropy.val();
         if self.advance.val() {
             // (Every register holds by default: `dff_setup!`.) The flags only with an event;
             // the data fields are don't-care without one.
@@ -445,23 +452,22 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
             self.q1_ack_bad.d.next = self.fire.val() & self.s_ack_valid.val() & !self.ack_ok.val();
             self.q1_ecn.d.next = self.ecn_bit.val();
             self.q1_ack_e.d.next = self.s_ack_entropy.val();
-            self.q1_ack_oh.d.next = self.cfg_bit0.val() << self.s_ack_entropy.val();
+            self.q1_ack_oh.d.next = self.ack_oh.val();
             self.q1_ack_gt.d.next =
                 (self.cfg_ones.val() << self.s_ack_entropy.val()) << self.cfg_pow0.val();
             self.q1_choose.d.next = self.fire.val() & self.s_choose_valid.val();
             self.q1_paths.d.next = self.paths.val();
-            self.q1_pm.d.next = !(self.cfg_ones.val() << self.paths.val());
+            self.q1_pm.d.next = self.pm.val();
             // The loop's candidate set per entropy from three registered bits (no fan-out of
             // the reset and ACK flags across the bitmap in the loop): in range and not set by
             // this ACK; freed by the reset or by this ACK.
-            self.q1_pm_ns.d.next = !(self.cfg_ones.val() << self.paths.val());
+            self.q1_pm_ns.d.next = self.pm.val();
             self.q1_kill.d.next = 0.into();
             if self.fire.val() & self.ack_ok.val() {
                 if self.ecn_bit.val() {
-                    self.q1_pm_ns.d.next = !(self.cfg_ones.val() << self.paths.val())
-                        & !(self.cfg_bit0.val() << self.s_ack_entropy.val());
+                    self.q1_pm_ns.d.next = self.pm.val() & !self.ack_oh.val();
                 } else {
-                    self.q1_kill.d.next = self.cfg_bit0.val() << self.s_ack_entropy.val();
+                    self.q1_kill.d.next = self.ack_oh.val();
                 }
             }
             if self.fire.val() & self.do_reset.val() {
@@ -470,11 +476,8 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
         }
 
         // ---- Stage 2: the loop. Reset first, then the ACK, then the choice (the model's
-        // order within a step).
-        self.bm1.next = self.bm_reg.q.val();
-        if self.q1_reset.q.val() {
-            self.bm1.next = 0.into();
-        }
+        // order within a step). `q1_kill` holds what the reset and an unmarked ACK clear.
+        self.bm1.next = self.bm_reg.q.val() & !self.q1_kill.q.val();
         self.nv1.next = self.nv_reg.q.val();
         self.np1.next = self.np_reg.q.val();
         self.npt1.next = self.npt_reg.q.val();
@@ -483,7 +486,6 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
                 self.bm1.next = self.bm1.val() | self.q1_ack_oh.q.val();
                 self.nv1.next = false;
             } else {
-                self.bm1.next = self.bm1.val() & !self.q1_ack_oh.q.val();
                 self.nv1.next = true;
                 self.np1.next = self.q1_ack_e.q.val();
                 self.npt1.next = self.q1_ack_gt.q.val();
