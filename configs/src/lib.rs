@@ -34,6 +34,13 @@ pub const COEF_FRAC_BITS: u32 = 16;
 pub const RECIP_ENTRY_BITS: u32 = 16;
 /// Fraction bits of `alpha * MTU` (bytes per ns).
 pub const ALPHA_FRAC_BITS: u32 = 16;
+/// The cwnd unit's pipeline depth: the result of an ACK accepted in cycle t is on its outputs
+/// from cycle t + `CWND_LATENCY` (an architectural constant the model shares with the RTL).
+pub const CWND_LATENCY: u32 = 15;
+/// The most ACKs that can be ahead of an ACK in the cwnd unit's pipeline when it reads the
+/// window its amounts are computed from (stage 2 of 15: the ACKs in stages 3 to 15). See
+/// `golden_model::cwnd_unit`, "the window in flight".
+pub const CWND_MAX_AHEAD: usize = CWND_LATENCY as usize - 2;
 
 /// The whole configuration. Unknown keys anywhere are an error.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]

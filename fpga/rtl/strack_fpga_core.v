@@ -37,7 +37,7 @@ module strack_fpga_core (
     );
     /* verilator lint_on PINCONNECTEMPTY */
 
-    strack_nic_axis #(.SACK_BITS(SB)) nic (
+    strack_nic_axis #(.SACK_BITS(SB), .LATENCY(`STRACKGEN_NIC_LATENCY)) nic (
         .clk(clk), .rst(rst),
         .s_axis_tdata(nic_in_tdata), .s_axis_tvalid(nic_in_tvalid), .s_axis_tready(nic_in_tready),
         .m_axis_tdata(nic_out_tdata), .m_axis_tvalid(nic_out_tvalid),

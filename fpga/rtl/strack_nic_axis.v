@@ -3,7 +3,7 @@
 // a received data packet and a new packet to send, each with its own valid bit, and the time);
 // one beat out per step, in order, with what the step sent and decided.
 //
-//   s_axis_* ──► unpack ──► strack_nic (LATENCY 4, free-running) ──► pack ──► FIFO ──► m_axis_*
+//   s_axis_* ──► unpack ──► strack_nic (LATENCY, free-running) ──► pack ──► FIFO ──► m_axis_*
 //                  ▲                                                             │
 //                  └──────────── s_axis_tready: room for every step in flight ◄──┘
 //
@@ -12,8 +12,10 @@
 // wants those timers resolved. The shell splits m_axis into its packet and SACK transmit
 // paths (m_tx_valid, m_tx_sack_valid).
 //
-// SACK_BITS must match the config the core was generated from (`sack_bits`; strackgen writes
-// it to strackgen_params.vh). IN_W and OUT_W are derived: do not override them.
+// SACK_BITS and LATENCY must match the core as generated (`sack_bits` and the NIC's latency,
+// 16 today: strackgen writes both to strackgen_params.vh). The result FIFO holds every step in
+// flight plus one, so that s_axis stays ready at full rate: 2^FIFO_ADDR_W >= LATENCY + 2.
+// IN_W and OUT_W are derived: do not override them.
 //
 // s_axis_tdata, LSB first (widths in brackets; B = SACK_BITS):
 //   now[32] sack_valid[1] sack_epsn[32] sack_base[32] sack_bitmap[B] sack_bytes_recvd[32]
@@ -29,7 +31,8 @@
 `default_nettype none
 module strack_nic_axis #(
     parameter integer SACK_BITS   = 64,
-    parameter integer FIFO_ADDR_W = 3,
+    parameter integer LATENCY     = 16,
+    parameter integer FIFO_ADDR_W = $clog2(LATENCY + 2),
     parameter integer IN_W  = 12 * 32 + 10 + SACK_BITS,
     parameter integer OUT_W = 12 * 32 + 22 + SACK_BITS
 ) (

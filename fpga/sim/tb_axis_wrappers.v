@@ -72,7 +72,7 @@ module tb;
     reg                  nic_in_valid, nic_out_ready;
     wire                 nic_in_ready, nic_out_valid;
     wire [NIC_OUT_W-1:0] nic_out;
-    strack_nic_axis #(.SACK_BITS(SB)) nic_dut (
+    strack_nic_axis #(.SACK_BITS(SB), .LATENCY(`STRACKGEN_NIC_LATENCY)) nic_dut (
         .clk(clk), .rst(rst),
         .s_axis_tdata(nic_in), .s_axis_tvalid(nic_in_valid), .s_axis_tready(nic_in_ready),
         .m_axis_tdata(nic_out), .m_axis_tvalid(nic_out_valid), .m_axis_tready(nic_out_ready)
@@ -209,7 +209,7 @@ module tb;
                          lt_full_rate_stalls, nic_full_rate_stalls);
                 errors = errors + 1;
             end
-            if (lt_max_fill != (1 << 4) || nic_max_fill != (1 << 3)) begin
+            if (lt_max_fill != (1 << 4) || nic_max_fill != (1 << $clog2(`STRACKGEN_NIC_LATENCY + 2))) begin
                 $display("FAIL the stall did not fill the FIFOs (%0d, %0d)", lt_max_fill,
                          nic_max_fill);
                 errors = errors + 1;

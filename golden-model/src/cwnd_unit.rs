@@ -25,12 +25,31 @@
 //! 5. The increase / decrease chain (Algorithm 4 lines 6-18) as [`Branch`].
 //! 6. Fairness: `cwnd += eta*MTU` at most once per base RTT (lines 19-22).
 //!
-//! Divisions use [`crate::fixed::div_approx`]: `ratio = acked/cwnd` and `tq/avg_delay`.
+//! Divisions use [`crate::fixed::div_approx`]: `ratio = acked/w` and `gamma*tq/avg_delay`.
 //! The multiplicative decrease is rewritten without subtraction:
-//! `1 - gamma*(avg - tq)/avg = (1 - gamma) + gamma * tq/avg`, clamped to `[0.5, 1]`.
+//! `1 - gamma*(avg - tq)/avg = (1 - gamma) + (gamma*tq)/avg`, clamped to `[0.5, 1]`
+//! (`gamma*tq` is one constant, so one product follows the reciprocal).
+//!
+//! **The window in flight** (DECISION, so the unit takes one ACK per clock at 125 MHz): the
+//! RTL is a [`CWND_LATENCY`]-stage pipeline (15) whose only one-cycle loop is the final add to the window. The
+//! amounts of the increases (a), (b) and of the multiplicative decrease are computed from `w`,
+//! the window as the pipeline holds it when this ACK reads it (stage 2): the current window
+//! less the effect of the ACKs still ahead of it in the pipeline ([`In`] does not carry their
+//! number; the caller gives it to [`CwndUnit::step_pipelined`] as `ahead`, 0 to
+//! [`CWND_MAX_AHEAD`], i.e. the ACKs accepted in the 13 cycles before this one). Then
+//! (a), (b) `cwnd += K * acked / w` and the decrease `cwnd -= w * (1 - factor)`, floored at
+//! `MTU`. With `ahead = 0` (ACKs at least 14 cycles apart, which is every ACK of a window
+//! below about 14 packets) `w` is the current window and this is the paper exactly; only at
+//! back-to-back ACKs, where one ACK moves a large window little, is `w` up to 13 ACKs old.
+//! A decrease follows the previous one by more than a base RTT, so `w` predates no cut unless
+//! the base RTT is shorter than the pipeline (14 cycles, 112 ns at 125 MHz); the co-sim's
+//! compressed time does reach that case (a decrease then takes the share of the window before
+//! the cut, floored at `MTU`), and the model and the RTL agree on it.
 
 use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
 use strack_config::{Config, CwndConstants, ACKED_BITS, COEF_FRAC_BITS, RTT_BITS};
+pub use strack_config::{CWND_LATENCY, CWND_MAX_AHEAD};
 
 use crate::fixed::div_approx;
 use crate::seq::elapsed;
@@ -107,6 +126,9 @@ pub struct CwndUnit {
     pub rxcount_clear_ts: u32,
     pub achieved_bdp: u32,
     pub malformed_count: u64,
+    /// The windows after the last `CWND_MAX_AHEAD + 1` ACKs, newest first (the current window
+    /// first): `history[ahead]` is the window an ACK with `ahead` ACKs in flight reads.
+    pub history: VecDeque<u32>,
 }
 
 impl CwndUnit {
@@ -121,8 +143,21 @@ impl CwndUnit {
             rxcount_clear_ts: 0,
             achieved_bdp: 0,
             malformed_count: 0,
+            history: VecDeque::from(vec![k.max_cwnd_q; CWND_MAX_AHEAD + 1]),
             k,
         }
+    }
+
+    /// Set the window, and the windows after the last ACKs, to `q` (a window that has been
+    /// steady); for tests and scenarios that start mid-connection.
+    pub fn set_cwnd_q(&mut self, q: u32) {
+        self.cwnd_q = q;
+        self.history.iter_mut().for_each(|h| *h = q);
+    }
+
+    /// The window an ACK with `ahead` ACKs in flight before it computes its amounts from.
+    pub fn window_in_flight(&self, ahead: usize) -> u32 {
+        self.history[ahead]
     }
 
     pub fn from_config(cfg: &Config) -> Self {
@@ -155,19 +190,29 @@ impl CwndUnit {
         }
     }
 
-    /// `acked / cwnd` in Q2.16, saturating. Shift `31 - cf - lz >= 8` since `cwnd >= MTU >= 256`.
-    fn ratio_q16(&self, acked: u32) -> u64 {
+    /// `acked / w` in Q2.16, saturating. Shift `31 - cf - lz >= 8` since `w >= MTU >= 256`.
+    fn ratio_q16(&self, acked: u32, w: u32) -> u64 {
         let k = &self.k;
-        div_approx(
-            acked as u64,
-            self.cwnd_q,
-            k.recip_index_bits,
-            16 + k.cwnd_frac,
-        )
-        .min(RATIO_MAX_Q16)
+        div_approx(acked as u64, w, k.recip_index_bits, 16 + k.cwnd_frac).min(RATIO_MAX_Q16)
     }
 
+    /// One ACK with no other ACK in flight (ACKs at least 14 cycles apart): the paper's
+    /// arithmetic on the current window.
     pub fn step(&mut self, input: &In) -> Out {
+        self.step_pipelined(input, 0)
+    }
+
+    /// One ACK with `ahead` ACKs (`<= CWND_MAX_AHEAD`, else clamped: the pipeline cannot hold
+    /// more) still in flight before it; see the module documentation.
+    pub fn step_pipelined(&mut self, input: &In, ahead: usize) -> Out {
+        let w = self.history[ahead.min(CWND_MAX_AHEAD)];
+        let out = self.step_from(input, w);
+        self.history.push_front(self.cwnd_q);
+        self.history.pop_back();
+        out
+    }
+
+    fn step_from(&mut self, input: &In, w: u32) -> Out {
         if input.rtt > RTT_MAX || input.acked_bytes > ACKED_MAX {
             self.malformed_count += 1;
             return self.out(Branch::Malformed, false);
@@ -202,18 +247,18 @@ impl CwndUnit {
         let delay_q = delay << k.delay_frac;
         self.avg_delay_q = self.avg_delay_q - (self.avg_delay_q >> s) + (delay_q >> s);
 
-        // 5. Algorithm 4 lines 6-18
+        // 5. Algorithm 4 lines 6-18; the amounts from the window in flight `w`
         let cwnd = self.cwnd_q as u64;
         let max = k.max_cwnd_q as u64;
         let mtu = k.mtu_q as u64;
         let branch = if !input.ecn && delay > k.tq_high_ns {
-            let inc = (k.beta_mtu_q as u64 * self.ratio_q16(input.acked_bytes)) >> 16;
+            let inc = (k.beta_mtu_q as u64 * self.ratio_q16(input.acked_bytes, w)) >> 16;
             self.cwnd_q = (cwnd + inc).min(max) as u32;
             Branch::AdditiveIncrease
         } else if !input.ecn && delay < k.tq_ns {
             // bytes in cwnd format: alpha*MTU (Q.16) * (tq - delay) >> (16 - cf)
             let gain = (k.alpha_mtu_q as u64 * (k.tq_ns - delay) as u64) >> (16 - k.cwnd_frac);
-            let inc = (gain * self.ratio_q16(input.acked_bytes)) >> 16;
+            let inc = (gain * self.ratio_q16(input.acked_bytes, w)) >> 16;
             self.cwnd_q = (cwnd + inc).min(max) as u32;
             Branch::ProportionalIncrease
         } else if can_decrease && self.avg_delay_q as u64 > (k.tq_ns as u64) << k.delay_frac {
@@ -222,17 +267,17 @@ impl CwndUnit {
                 self.last_decrease_ts = now;
                 Branch::AchievedBdpCut
             } else if delay > k.tq_ns {
-                // tq/avg in Q0.16: shift 47 - lz - 16 - df >= 6 because avg_q > tq_q >= 100 << df
-                let tq_over_avg = div_approx(
-                    k.tq_ns as u64,
+                // gamma*tq/avg in Q0.16: shift 47 - lz - df >= 22 because avg_q > tq_q >= 100 << df
+                let g_tq_over_avg = div_approx(
+                    k.gamma_q16 as u64 * k.tq_ns as u64,
                     self.avg_delay_q,
                     k.recip_index_bits,
-                    16 + k.delay_frac,
+                    k.delay_frac,
                 );
-                let factor = (k.one_minus_gamma_q16 as u64
-                    + ((k.gamma_q16 as u64 * tq_over_avg) >> 16))
-                    .clamp(ONE_Q16 / 2, ONE_Q16);
-                self.cwnd_q = ((cwnd * factor) >> 16).max(mtu) as u32;
+                let factor =
+                    (k.one_minus_gamma_q16 as u64 + g_tq_over_avg).clamp(ONE_Q16 / 2, ONE_Q16);
+                let dec = w as u64 - ((w as u64 * factor) >> 16);
+                self.cwnd_q = cwnd.saturating_sub(dec).max(mtu) as u32;
                 self.last_decrease_ts = now;
                 Branch::MultiplicativeDecrease
             } else {
@@ -314,7 +359,14 @@ pub mod reference {
             }
         }
 
+        /// One ACK, the paper's equations.
         pub fn step(&mut self, a: &In) -> Branch {
+            self.step_from(a, self.cwnd)
+        }
+
+        /// One ACK with the amounts computed from the window `w` (the fixed-point unit's
+        /// window in flight; `w = cwnd` is the paper): `cwnd += K*acked/w`, `cwnd -= w*(1-f)`.
+        pub fn step_from(&mut self, a: &In, w: f64) -> Branch {
             let p = self.p.clone();
             let now = a.now;
             let since = |t: u32| now.wrapping_sub(t) as f64;
@@ -339,10 +391,10 @@ pub mod reference {
             self.avg_delay = self.avg_delay * (1.0 - p.ewma) + p.ewma * delay;
             let acked = a.acked_bytes as f64;
             let branch = if !a.ecn && delay > p.tq_high {
-                self.cwnd += p.beta * p.mtu * acked / self.cwnd;
+                self.cwnd += p.beta * p.mtu * acked / w;
                 Branch::AdditiveIncrease
             } else if !a.ecn && delay < p.tq {
-                self.cwnd += p.alpha * (p.tq - delay) * p.mtu * acked / self.cwnd;
+                self.cwnd += p.alpha * (p.tq - delay) * p.mtu * acked / w;
                 Branch::ProportionalIncrease
             } else if can_decrease && self.avg_delay > p.tq {
                 if delay > p.tq_high && self.achieved_bdp < (p.max_cwnd / 8.0).floor() {
@@ -351,7 +403,7 @@ pub mod reference {
                     Branch::AchievedBdpCut
                 } else if delay > p.tq {
                     let f = (1.0 - p.gamma * (self.avg_delay - p.tq) / self.avg_delay).max(0.5);
-                    self.cwnd *= f;
+                    self.cwnd -= w * (1.0 - f);
                     self.last_decrease_ts = now;
                     Branch::MultiplicativeDecrease
                 } else {
@@ -410,7 +462,7 @@ mod tests {
     fn branch_a_additive_increase_when_clean_and_delay_above_qhigh() {
         let mut u = unit();
         u.step(&ack(1, BASE, true, 0));
-        u.cwnd_q = 100_000 << 8;
+        u.set_cwnd_q(100_000 << 8);
         let o = u.step(&ack(2, BASE + 30_000, false, 4096));
         assert_eq!(o.branch, Branch::AdditiveIncrease);
         // beta*MTU*acked/cwnd = 13.33*4096*4096/100000 = 2236.9 bytes
@@ -422,7 +474,7 @@ mod tests {
     fn branch_b_proportional_increase_when_clean_and_delay_below_target() {
         let mut u = unit();
         u.step(&ack(1, BASE, true, 0));
-        u.cwnd_q = 100_000 << 8;
+        u.set_cwnd_q(100_000 << 8);
         let o = u.step(&ack(2, BASE + 2_000, false, 4096));
         assert_eq!(o.branch, Branch::ProportionalIncrease);
         // alpha*(tq-delay)*MTU*acked/cwnd with alpha = 4*bdp_sf/12000
@@ -439,7 +491,7 @@ mod tests {
     fn ecn_with_low_delay_holds_the_window() {
         let mut u = unit();
         u.step(&ack(1, BASE, true, 0));
-        u.cwnd_q = 100_000 << 8;
+        u.set_cwnd_q(100_000 << 8);
         let o = u.step(&ack(2, BASE + 100, true, 4096));
         assert_eq!(o.branch, Branch::Hold);
         assert_eq!(o.cwnd_q, 100_000 << 8);
@@ -538,7 +590,7 @@ mod tests {
     fn fairness_adds_eta_mtu_once_per_base_rtt() {
         let mut u = unit();
         u.step(&ack(1, BASE, true, 0));
-        u.cwnd_q = 100_000 << 8;
+        u.set_cwnd_q(100_000 << 8);
         let o = u.step(&ack(20_000, BASE, true, 0));
         assert!(o.fairness);
         assert_eq!(o.cwnd_q, (100_000 << 8) + u.constants().eta_mtu_q);
@@ -588,6 +640,7 @@ mod tests {
         );
         assert_eq!(u.malformed_count, 2);
         u.malformed_count = 0;
+        u.history = before.history.clone(); // two pipeline slots, the same window recorded
         assert_eq!(u, before);
     }
 

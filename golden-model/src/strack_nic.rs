@@ -11,15 +11,21 @@
 //! ```
 //!
 //! DECISION (the window view, as a one-step-per-clock pipeline has it): a SACK reaches the
-//! sender at step `t` and the cwnd unit one stage later, so the window the sender gates on,
-//! the achievedBDP its probe test reads, and the `cwnd_packets` the entropy scan uses at step
-//! `t` are the cwnd unit's state after the SACKs of steps up to `t - 2` ([`StrackNic::lagged`]
-//! holds it). Idle cycles between steps do not change this. The RTT fed to the cwnd unit is
+//! sender at step `t` (cycle `C_t`) and the cwnd unit one cycle later, whose result comes
+//! [`CWND_LATENCY`] cycles after that. The window the sender gates on, the achievedBDP its
+//! probe test reads, and the `cwnd_packets` the entropy scan uses at step `t` are the cwnd
+//! unit's state as it showed one cycle after the previous step: after the SACKs of the steps at
+//! cycles up to `C_(t-1) - CWND_LATENCY` ([`StrackNic::view`]). With back-to-back steps that is
+//! the steps up to `t - 16`; idle cycles between steps let more results through, so the model
+//! counts cycles: [`StrackNic::idle`] is a cycle without a step. Each SACK the cwnd unit takes
+//! is computed from the window with the SACKs of the `CWND_MAX_AHEAD` (13) cycles before it still in flight
+//! ([`cwnd_unit::CwndUnit::step_pipelined`]). The RTT fed to the cwnd unit is
 //! `now - echoed ts`, saturated at `RTT_MAX`. A SACK the sender finds malformed reaches neither
 //! the cwnd unit nor the bitmap.
 
 use serde::{Deserialize, Serialize};
-use strack_config::Config;
+use std::collections::VecDeque;
+use strack_config::{Config, CWND_LATENCY, CWND_MAX_AHEAD};
 
 use crate::cwnd_unit::{self, Branch, CwndUnit, RTT_MAX};
 use crate::entropy_bitmap::{self, ChooseRequest, EcnFeedback, EntropyBitmap};
@@ -86,9 +92,19 @@ pub struct StrackNic {
     pub cwnd: CwndUnit,
     pub sender: SackSender,
     pub receiver: SackReceiver,
-    /// The cwnd unit as it stood at the start of the previous step (after the SACKs of steps
-    /// up to `t - 2`): what step `t` reads.
-    pub lagged: WindowView,
+    /// What the next step reads of the cwnd unit (once the steps in `pending` old enough to
+    /// show are folded in).
+    pub view: WindowView,
+    /// Cycles so far: one per step and per idle cycle.
+    pub cycle: u64,
+    /// The cycle of the previous step.
+    last_step: Option<u64>,
+    /// (cycle, the cwnd unit's state after that step) of the steps whose results may not have
+    /// reached the view yet, oldest first.
+    pending: VecDeque<(u64, WindowView)>,
+    /// Whether the cwnd unit took a SACK in each of the last `CWND_MAX_AHEAD` cycles, newest
+    /// first: the SACKs still in its pipeline when the next one reads the window.
+    cw_recent: VecDeque<bool>,
 }
 
 impl StrackNic {
@@ -96,7 +112,11 @@ impl StrackNic {
         let cwnd = CwndUnit::from_config(cfg);
         StrackNic {
             entropy: EntropyBitmap::from_config(cfg),
-            lagged: WindowView::of(&cwnd),
+            view: WindowView::of(&cwnd),
+            cycle: 0,
+            last_step: None,
+            pending: VecDeque::new(),
+            cw_recent: VecDeque::from(vec![false; CWND_MAX_AHEAD]),
             cwnd,
             sender: SackSender::from_config(cfg),
             receiver: SackReceiver::from_config(cfg),
@@ -112,9 +132,36 @@ impl StrackNic {
         n
     }
 
+    /// A cycle without a step (the RTL's `s_valid` low): lets results through to the view.
+    pub fn idle(&mut self) {
+        self.tick(false);
+    }
+
+    fn tick(&mut self, cw_took: bool) {
+        self.cycle += 1;
+        self.cw_recent.push_front(cw_took);
+        self.cw_recent.truncate(CWND_MAX_AHEAD);
+    }
+
+    /// Replace what the cwnd unit shows the next steps with its present state, as if it had
+    /// been steady for a while (for tests and scenarios that start mid-connection).
+    pub fn settle_view(&mut self) {
+        self.pending.clear();
+        self.view = WindowView::of(&self.cwnd);
+    }
+
     pub fn step(&mut self, input: &In) -> Out {
         let now = input.now;
-        let view = std::mem::replace(&mut self.lagged, WindowView::of(&self.cwnd));
+        if let Some(prev) = self.last_step {
+            while let Some(&(c, v)) = self.pending.front() {
+                if c + CWND_LATENCY as u64 > prev {
+                    break;
+                }
+                self.view = v;
+                self.pending.pop_front();
+            }
+        }
+        let view = self.view;
         let cwnd_packets = view.cwnd_packets;
 
         let s = self.sender.step(&sack_sender::In {
@@ -134,13 +181,17 @@ impl StrackNic {
                 ecn: sack.ecn,
             });
             let rtt = elapsed(now, sack.ts).min(RTT_MAX);
-            let c = self.cwnd.step(&cwnd_unit::In {
-                now,
-                rtt,
-                ecn: sack.ecn,
-                acked_bytes: s.acked_bytes.min(cwnd_unit::ACKED_MAX),
-                is_probe_ack: sack.probe,
-            });
+            let ahead = self.cw_recent.iter().filter(|&&b| b).count();
+            let c = self.cwnd.step_pipelined(
+                &cwnd_unit::In {
+                    now,
+                    rtt,
+                    ecn: sack.ecn,
+                    acked_bytes: s.acked_bytes.min(cwnd_unit::ACKED_MAX),
+                    is_probe_ack: sack.probe,
+                },
+                ahead,
+            );
             cwnd_branch = Some(c.branch);
         }
 
@@ -160,6 +211,11 @@ impl StrackNic {
         });
 
         let r = input.rx_data.as_ref().map(|p| self.receiver.step(p));
+
+        self.pending
+            .push_back((self.cycle, WindowView::of(&self.cwnd)));
+        self.last_step = Some(self.cycle);
+        self.tick(cwnd_branch.is_some());
 
         Out {
             tx_data,
@@ -307,8 +363,8 @@ mod tests {
     #[test]
     fn window_gate_uses_the_window_before_this_steps_ack() {
         let mut n = nic();
-        n.cwnd.cwnd_q = n.cwnd.constants().mtu_q; // one packet
-        n.lagged = WindowView::of(&n.cwnd);
+        n.cwnd.set_cwnd_q(n.cwnd.constants().mtu_q); // one packet
+        n.settle_view();
         n.step(&offer(0));
         // The SACK acknowledges the packet; the gate already sees inflight 0 after the SACK.
         let s = sack_for(&n, 1, 4096, 0, false, 2);
@@ -320,28 +376,41 @@ mod tests {
     }
 
     #[test]
-    fn a_sacks_window_change_reaches_the_gate_two_steps_later() {
-        let mut n = nic();
-        let v0 = WindowView::of(&n.cwnd);
-        n.step(&offer(0));
-        // Step 1: an ECN-free SACK with a large delay: the additive increase changes cwnd.
-        n.cwnd.cwnd_q = n.cwnd.constants().mtu_q * 4;
-        n.lagged = v0;
-        let before = WindowView::of(&n.cwnd);
-        let s = sack_for(&n, 1, 4096, 0, false, 2);
-        n.step(&In {
-            now: 90_000,
-            rx_sack: Some(s),
-            ..In::default()
-        });
-        let after = WindowView::of(&n.cwnd);
-        assert_ne!(after, before, "the SACK moved the window");
-        // Step 2 reads the state at the start of step 1, step 3 the state after it.
-        assert_eq!(n.lagged, before);
-        n.step(&In {
-            now: 90_001,
-            ..In::default()
-        });
-        assert_eq!(n.lagged, after);
+    fn a_sacks_window_change_reaches_the_view_after_the_cwnd_units_latency() {
+        for idle in [0u64, 5] {
+            let mut n = nic();
+            n.step(&offer(0));
+            // Step 1: an ECN-free SACK with a large delay: the additive increase changes cwnd.
+            n.cwnd.set_cwnd_q(n.cwnd.constants().mtu_q * 4);
+            n.settle_view();
+            let before = WindowView::of(&n.cwnd);
+            let s = sack_for(&n, 1, 4096, 0, false, 2);
+            let c1 = n.cycle;
+            n.step(&In {
+                now: 90_000,
+                rx_sack: Some(s),
+                ..In::default()
+            });
+            let after = WindowView::of(&n.cwnd);
+            assert_ne!(after, before, "the SACK moved the window");
+            for _ in 0..idle {
+                n.idle();
+            }
+            // A step reads the state one cycle after the previous step: the SACK's result
+            // shows once that cycle is CWND_LATENCY past the cycle after step 1.
+            let mut seen = None;
+            for k in 0..20u32 {
+                let prev = n.cycle - 1 - idle * (k == 0) as u64;
+                n.step(&In {
+                    now: 90_001 + k,
+                    ..In::default()
+                });
+                if n.view == after && seen.is_none() {
+                    seen = Some(prev);
+                }
+                assert!(n.view == before || n.view == after);
+            }
+            assert_eq!(seen, Some(c1 + CWND_LATENCY as u64), "idle {idle}");
+        }
     }
 }

@@ -84,6 +84,39 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// With ACKs in flight (`step_pipelined`), against the f64 model computing its amounts from
+    /// the same window `w`: the table's error applies to the amount (an increase can now exceed
+    /// the window, a decrease is a share of `w`), so the bound is relative to the larger of the
+    /// windows plus the change.
+    #[test]
+    fn per_step_error_with_acks_in_flight_is_bounded(
+        acks in prop::collection::vec((ack_strategy(), 0usize..=golden_model::cwnd_unit::CWND_MAX_AHEAD), 1..400),
+    ) {
+        let cfg = Config::default();
+        let mut u = CwndUnit::from_config(&cfg);
+        let mut f = CwndUnitF64::new(Params::from_config(&cfg));
+        let mut now = 0u32;
+        for (i, &((dt, delay, ecn, acked, probe), ahead)) in acks.iter().enumerate() {
+            now = now.wrapping_add(dt);
+            let a = In { now, rtt: 8_000 + delay, ecn, acked_bytes: acked, is_probe_ack: probe };
+            sync(&mut f, &u);
+            let before = f.cwnd;
+            let w = u.window_in_flight(ahead) as f64 / 256.0;
+            let bf = f.step_from(&a, w);
+            let o = u.step_pipelined(&a, ahead);
+            prop_assert_eq!(o.branch, bf, "branch differs at ACK {}", i);
+            let got = o.cwnd_q as f64 / 256.0;
+            let err = (got - f.cwnd).abs();
+            let bound = PER_STEP_REL * (f.cwnd.max(w) + (f.cwnd - before).abs()) + 2.0;
+            prop_assert!(err <= bound,
+                "ACK {}: fixed {} f64 {} err {} bound {} w {} ({:?})", i, got, f.cwnd, err, bound, w, a);
+        }
+    }
+}
+
 fn long_run(seed: u64, n: usize) -> (f64, f64, f64) {
     let cfg = Config::default();
     let mut u = CwndUnit::from_config(&cfg);

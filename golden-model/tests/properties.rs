@@ -154,6 +154,10 @@ proptest! {
                 prop_assert_eq!(o.branch, cwnd_unit::Branch::Malformed);
                 let mut after = u.clone();
                 after.malformed_count -= 1;
+                // A malformed ACK still takes a pipeline slot: the window history records the
+                // (unchanged) window once more, and nothing else moves.
+                prop_assert_eq!(after.history[0], before.cwnd_q);
+                after.history = before.history.clone();
                 prop_assert_eq!(after, before);
             } else {
                 prop_assert_eq!(u.base_rtt, before.base_rtt.min(a.rtt));

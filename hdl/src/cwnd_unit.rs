@@ -1,59 +1,109 @@
 //! Congestion-window unit RTL (spec section 2; formats in `docs/golden-model.md`): one ACK per
-//! clock, latency 1, bit-exact with `golden_model::cwnd_unit`.
+//! clock, latency 15 (`strack_config::CWND_LATENCY`), bit-exact with `golden_model::cwnd_unit`.
 //!
 //! ```text
-//! s_rtt ─► base_rtt = min ─► delay ─┬─────────────► avg_delay EWMA (shift-add) ─► lzc ─► ROM ─► ×tq ─► ×gamma ─► factor ─► ×cwnd ─┐
-//!                                   │                                                                                         │
-//! s_acked ─► achievedBDP (Alg. 2)   ├─► tq-delay ─► ×alpha*MTU ─► gain ─┐                                                       │
-//!                                   │                                   ▼                                                       ▼
-//! cwnd_reg ─► lzc ─► ROM ─► ×acked ─► ratio ─► ×beta*MTU ─► inc_a    ×ratio ─► inc_b        branch select (a)(b)(c) ─► fairness ─► cwnd_reg
+//!  S1            S2                S3               S4          S5,S6 S7,S8          S9,S10           S11      S12,S13      S14            S15 (the loop)
+//! s_rtt ─► base_rtt (min), ─► achievedBDP, ─► Algorithm 4's ─► norm, ─► ROM ─► acked x T(w)  ─► shift (upper, ─► factor ─► K x ratio ─► + inc / - dec ─► (cwnd_reg | cut)
+//! s_*      delay, its flags   timers, EWMA    arm; lzc of      shift          g*tq x T(avg)    lower bits),     clamp     w x factor   + eta: addend   + d, clamped to
+//!                             w = cwnd_reg    w, avg_delay     amounts                         saturate                               d, clamp bounds [MTU + e, max]
+//!                             alpha x (tq - delay) ───────────────► gain ─────────────────────────────────────────►                                   │
+//!                              ▲                                                                                                                     │
+//!                              └───────────────────────────────────────────────── cwnd_reg ◄─────────────────────────────────────────────────────────┘
 //! ```
+//!
+//! Why this shape: the paper's window update divides by the window and multiplies the result,
+//! so as one cycle it was a 100 ns path (10 MHz on ECP5). Only the final add needs the current
+//! window; the amounts are computed from `w`, the window register as stage 2 reads it, which
+//! does not yet include the ACKs ahead in stages 3 to 15 (the model's
+//! `step_pipelined(.., ahead)`, `ahead` being those ACKs). Stage 1 keeps the base-RTT loop,
+//! stage 2 the other per-ACK state (achievedBDP, the two timestamps, the EWMA), and stage 3
+//! Algorithm 4's arm (a decrease there forwards its timestamp to the next ACK's timer in stage 2),
+//! so every state but the window is exact per ACK. Every product is two stages (partial
+//! products, then their sum: [`MulPipe32`], [`MulPipe48x16`]); `gamma*tq` is one constant, so
+//! the decrease factor is one product after the reciprocal; the products' scaling shifts are
+//! computed ahead and applied over two stages. Stage 14 turns the arm into one signed addend
+//! `d` and the clamp bounds measured against it, so the loop in stage 15 is a select, an add
+//! and two compares.
 //!
 //! Divisions are the model's reciprocal-table approximation: a leading-zero count, a
 //! `2^R x 16` ROM (the shared `strack_config::recip_table_entry` constants), a multiply and a
-//! barrel shift. Products wider than rust-hdl's 16x16 multiply go through [`Mul32`], four
-//! 16x16 partial products. Everything for one ACK happens in one cycle (the window feeds back
-//! into the next ACK's division); pipelining it for Fmax is issue 5's work.
+//! barrel shift.
 //!
-//! Handshake as every block: `s_ready = !m_valid | m_ready`; the result of an ACK accepted in
-//! cycle t is on `m_*` from t+1; all `m_*` read 0 when the output stage advances without one.
+//! Handshake as every block: `s_ready = !m_valid | m_ready`; the whole pipeline advances
+//! together on it; the result of an ACK accepted in cycle t is on `m_*` from t+15; all `m_*`
+//! read 0 when the output stage advances without one. `status_malformed_count` counts when
+//! the ACK is taken.
 
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::ROM;
 use std::collections::BTreeMap;
 use strack_config::{recip_table_entry, CwndConstants};
 
-/// `a * b` for 32-bit operands from four 16x16 products (rust-hdl multiplies 16x16 only).
+/// Clock edges from an ACK on `s_*` to its result on `m_*`.
+pub const LATENCY: u32 = strack_config::CWND_LATENCY;
+
+/// `a * b` (32 x 32 bits) in two stages: the four 16x16 partial products are registered, then
+/// summed into `p` (rust-hdl multiplies 16x16 only). `p` follows `a`, `b` by two edges with
+/// `en` high; `en` low holds both stages.
 #[derive(LogicBlock, Default)]
-pub struct Mul32 {
+pub struct MulPipe32 {
+    pub clock: Signal<In, Clock>,
+    pub en: Signal<In, Bit>,
     pub a: Signal<In, Bits<32>>,
     pub b: Signal<In, Bits<32>>,
     pub p: Signal<Out, Bits<64>>,
-    a_lo: Signal<Local, Bits<16>>,
-    a_hi: Signal<Local, Bits<16>>,
-    b_lo: Signal<Local, Bits<16>>,
-    b_hi: Signal<Local, Bits<16>>,
-    ll: Signal<Local, Bits<32>>,
-    lh: Signal<Local, Bits<32>>,
-    hl: Signal<Local, Bits<32>>,
-    hh: Signal<Local, Bits<32>>,
+    ll: DFF<Bits<32>>,
+    lh: DFF<Bits<32>>,
+    hl: DFF<Bits<32>>,
+    hh: DFF<Bits<32>>,
+    p_reg: DFF<Bits<64>>,
 }
 
-impl Logic for Mul32 {
+impl Logic for MulPipe32 {
     #[hdl_gen]
     fn update(&mut self) {
-        self.a_lo.next = self.a.val().get_bits::<16>(0);
-        self.a_hi.next = self.a.val().get_bits::<16>(16);
-        self.b_lo.next = self.b.val().get_bits::<16>(0);
-        self.b_hi.next = self.b.val().get_bits::<16>(16);
-        self.ll.next = self.a_lo.val() * self.b_lo.val();
-        self.lh.next = self.a_lo.val() * self.b_hi.val();
-        self.hl.next = self.a_hi.val() * self.b_lo.val();
-        self.hh.next = self.a_hi.val() * self.b_hi.val();
-        self.p.next = bit_cast::<64, 32>(self.ll.val())
-            + (bit_cast::<64, 32>(self.lh.val()) << 16)
-            + (bit_cast::<64, 32>(self.hl.val()) << 16)
-            + (bit_cast::<64, 32>(self.hh.val()) << 32);
+        dff_setup!(self, clock, ll, lh, hl, hh, p_reg);
+        self.p.next = self.p_reg.q.val();
+        if self.en.val() {
+            self.ll.d.next = self.a.val().get_bits::<16>(0) * self.b.val().get_bits::<16>(0);
+            self.lh.d.next = self.a.val().get_bits::<16>(0) * self.b.val().get_bits::<16>(16);
+            self.hl.d.next = self.a.val().get_bits::<16>(16) * self.b.val().get_bits::<16>(0);
+            self.hh.d.next = self.a.val().get_bits::<16>(16) * self.b.val().get_bits::<16>(16);
+            self.p_reg.d.next = bit_cast::<64, 32>(self.ll.q.val())
+                + (bit_cast::<64, 32>(self.lh.q.val()) << 16)
+                + (bit_cast::<64, 32>(self.hl.q.val()) << 16)
+                + (bit_cast::<64, 32>(self.hh.q.val()) << 32);
+        }
+    }
+}
+
+/// `a * b` (48 x 16 bits, the low 64 bits) in two stages, as [`MulPipe32`].
+#[derive(LogicBlock, Default)]
+pub struct MulPipe48x16 {
+    pub clock: Signal<In, Clock>,
+    pub en: Signal<In, Bit>,
+    pub a: Signal<In, Bits<48>>,
+    pub b: Signal<In, Bits<16>>,
+    pub p: Signal<Out, Bits<64>>,
+    p0: DFF<Bits<32>>,
+    p1: DFF<Bits<32>>,
+    p2: DFF<Bits<32>>,
+    p_reg: DFF<Bits<64>>,
+}
+
+impl Logic for MulPipe48x16 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, p0, p1, p2, p_reg);
+        self.p.next = self.p_reg.q.val();
+        if self.en.val() {
+            self.p0.d.next = self.a.val().get_bits::<16>(0) * self.b.val();
+            self.p1.d.next = self.a.val().get_bits::<16>(16) * self.b.val();
+            self.p2.d.next = self.a.val().get_bits::<16>(32) * self.b.val();
+            self.p_reg.d.next = bit_cast::<64, 32>(self.p0.q.val())
+                + (bit_cast::<64, 32>(self.p1.q.val()) << 16)
+                + (bit_cast::<64, 32>(self.p2.q.val()) << 32);
+        }
     }
 }
 
@@ -114,25 +164,40 @@ pub struct CwndUnitRtl<const R: usize> {
     c_df: Constant<Bits<8>>,
     c_31_minus_r: Constant<Bits<8>>,
     c_31_minus_cf: Constant<Bits<8>>,
-    c_31_minus_df: Constant<Bits<8>>,
+    c_47_minus_df: Constant<Bits<8>>,
     c_16_minus_cf: Constant<Bits<8>>,
     c_beta_mtu: Constant<Bits<32>>,
     c_alpha_mtu: Constant<Bits<32>>,
-    c_eta_mtu: Constant<Bits<64>>,
-    c_gamma: Constant<Bits<32>>,
+    c_gamma_tq: Constant<Bits<48>>,
+    c_eta_mtu: Constant<Bits<40>>,
     c_one_minus_gamma: Constant<Bits<64>>,
-    c_max_cwnd: Constant<Bits<64>>,
+    c_max_cwnd: Constant<Bits<40>>,
     c_max_eighth: Constant<Bits<32>>,
-    c_mtu: Constant<Bits<64>>,
+    c_mtu: Constant<Bits<40>>,
+    c_mtu64: Constant<Bits<64>>,
     c_ratio_max: Constant<Bits<64>>,
     c_half: Constant<Bits<64>>,
     c_one: Constant<Bits<64>>,
+    c_two: Constant<Bits<64>>,
+    c_coarse: Constant<Bits<8>>,
+    c_fine: Constant<Bits<8>>,
+    c_g_hi: Constant<Bits<64>>,
+    c_g_lo: Constant<Bits<64>>,
     c_sat32: Constant<Bits<64>>,
     c_one32: Constant<Bits<32>>,
+    /// 2^36: the loop's bounds are compared with this offset so that they stay unsigned.
+    c_bias: Constant<Bits<40>>,
+    c_fair_bit: Constant<Bits<64>>,
+    /// The arm codes (`BRANCH_*`).
+    c_arm_additive: Constant<Bits<3>>,
+    c_arm_proportional: Constant<Bits<3>>,
+    c_arm_achieved_bdp_cut: Constant<Bits<3>>,
+    c_arm_multiplicative: Constant<Bits<3>>,
+    c_arm_hold: Constant<Bits<3>>,
+    c_arm_malformed: Constant<Bits<3>>,
 
-    /// Starts at `max_cwnd` (the initial window).
+    // State.
     cwnd_reg: DFFWithInit<Bits<32>>,
-    /// Starts at 2^24 - 1, so the first sample sets it.
     base_rtt_reg: DFFWithInit<Bits<32>>,
     avg_reg: DFF<Bits<32>>,
     last_dec_reg: DFF<Bits<32>>,
@@ -141,7 +206,126 @@ pub struct CwndUnitRtl<const R: usize> {
     clear_ts_reg: DFF<Bits<32>>,
     achieved_reg: DFF<Bits<32>>,
     malformed_reg: DFF<Bits<32>>,
-
+    p1_valid: DFF<Bit>,
+    p1_malf: DFF<Bit>,
+    p1_now: DFF<Bits<32>>,
+    p1_acked: DFF<Bits<32>>,
+    p1_ecn: DFF<Bit>,
+    p1_probe: DFF<Bit>,
+    p1_base: DFF<Bits<32>>,
+    p1_dq_s: DFF<Bits<32>>,
+    /// `base_rtt + target_Qdelay` (Algorithm 2's interval).
+    p1_base_tq: DFF<Bits<32>>,
+    p1_tqmd: DFF<Bits<32>>,
+    p1_gt_tqh: DFF<Bit>,
+    p1_lt_tq: DFF<Bit>,
+    p1_gt_tq: DFF<Bit>,
+    p2_now: DFF<Bits<32>>,
+    p2_malf: DFF<Bit>,
+    p2_ecn: DFF<Bit>,
+    p2_gt_tqh: DFF<Bit>,
+    p2_lt_tq: DFF<Bit>,
+    p2_gt_tq: DFF<Bit>,
+    p2_can_dec: DFF<Bit>,
+    p2_fair: DFF<Bit>,
+    p2_valid: DFF<Bit>,
+    p2_o: DFF<Bits<64>>,
+    p2_q: DFF<Bits<64>>,
+    p2_lagw: DFF<Bits<32>>,
+    p3_valid: DFF<Bit>,
+    p3_o: DFF<Bits<64>>,
+    p3_q: DFF<Bits<64>>,
+    p3_lagw: DFF<Bits<32>>,
+    p4_valid: DFF<Bit>,
+    p4_o: DFF<Bits<64>>,
+    p4_q: DFF<Bits<64>>,
+    p4_lagw: DFF<Bits<32>>,
+    p5_valid: DFF<Bit>,
+    p5_o: DFF<Bits<64>>,
+    p5_q: DFF<Bits<64>>,
+    p5_lagw: DFF<Bits<32>>,
+    p6_valid: DFF<Bit>,
+    p6_o: DFF<Bits<64>>,
+    p6_q: DFF<Bits<64>>,
+    p6_lagw: DFF<Bits<32>>,
+    p7_valid: DFF<Bit>,
+    p7_o: DFF<Bits<64>>,
+    p7_q: DFF<Bits<64>>,
+    p7_lagw: DFF<Bits<32>>,
+    p8_valid: DFF<Bit>,
+    p8_o: DFF<Bits<64>>,
+    p8_q: DFF<Bits<64>>,
+    p8_lagw: DFF<Bits<32>>,
+    p9_valid: DFF<Bit>,
+    p9_o: DFF<Bits<64>>,
+    p9_q: DFF<Bits<64>>,
+    p9_lagw: DFF<Bits<32>>,
+    p10_valid: DFF<Bit>,
+    p10_o: DFF<Bits<64>>,
+    p10_q: DFF<Bits<64>>,
+    p10_lagw: DFF<Bits<32>>,
+    p11_valid: DFF<Bit>,
+    p11_o: DFF<Bits<64>>,
+    p11_q: DFF<Bits<64>>,
+    p11_lagw: DFF<Bits<32>>,
+    p12_valid: DFF<Bit>,
+    p12_o: DFF<Bits<64>>,
+    p12_q: DFF<Bits<64>>,
+    p12_lagw: DFF<Bits<32>>,
+    p13_valid: DFF<Bit>,
+    p13_o: DFF<Bits<64>>,
+    p13_q: DFF<Bits<64>>,
+    p13_lagw: DFF<Bits<32>>,
+    p14_valid: DFF<Bit>,
+    p14_o: DFF<Bits<64>>,
+    p14_q: DFF<Bits<64>>,
+    p2_acked: DFF<Bits<32>>,
+    p3_acked: DFF<Bits<32>>,
+    p4_acked: DFF<Bits<32>>,
+    p5_acked: DFF<Bits<32>>,
+    p6_acked: DFF<Bits<32>>,
+    p3_lz_c: DFF<Bits<8>>,
+    p3_lz_a: DFF<Bits<8>>,
+    p4_idx_c: DFF<Bits<32>>,
+    p4_idx_a: DFF<Bits<32>>,
+    p4_sh_c: DFF<Bits<8>>,
+    p4_sh_a: DFF<Bits<8>>,
+    p5_sh_c: DFF<Bits<8>>,
+    p5_sh_a: DFF<Bits<8>>,
+    p6_sh_c: DFF<Bits<8>>,
+    p6_sh_a: DFF<Bits<8>>,
+    p7_sh_c: DFF<Bits<8>>,
+    p7_sh_a: DFF<Bits<8>>,
+    p8_sh_c: DFF<Bits<8>>,
+    p8_sh_a: DFF<Bits<8>>,
+    p5_t_c: DFF<Bits<16>>,
+    p5_t_a: DFF<Bits<16>>,
+    p6_t_c: DFF<Bits<16>>,
+    p6_t_a: DFF<Bits<16>>,
+    p4_gain: DFF<Bits<32>>,
+    p5_gain: DFF<Bits<32>>,
+    p6_gain: DFF<Bits<32>>,
+    p7_gain: DFF<Bits<32>>,
+    p8_gain: DFF<Bits<32>>,
+    p9_gain: DFF<Bits<32>>,
+    p10_gain: DFF<Bits<32>>,
+    p11_gain: DFF<Bits<32>>,
+    p9_xc: DFF<Bits<64>>,
+    p9_xa: DFF<Bits<64>>,
+    p9_fine_c: DFF<Bits<8>>,
+    p9_fine_a: DFF<Bits<8>>,
+    p10_ratio: DFF<Bits<32>>,
+    p10_g: DFF<Bits<18>>,
+    p10_g_gt: DFF<Bit>,
+    p10_g_lt: DFF<Bit>,
+    p11_ratio: DFF<Bits<32>>,
+    p11_factor: DFF<Bits<32>>,
+    p14_d: DFF<Bits<40>>,
+    p14_hi_thr: DFF<Bits<40>>,
+    p14_lo_thr: DFF<Bits<40>>,
+    p14_lo: DFF<Bits<32>>,
+    p14_cut: DFF<Bit>,
+    p14_cutval: DFF<Bits<32>>,
     m_valid_reg: DFF<Bit>,
     m_cwnd_q_reg: DFF<Bits<32>>,
     m_cwnd_bytes_reg: DFF<Bits<32>>,
@@ -153,19 +337,18 @@ pub struct CwndUnitRtl<const R: usize> {
 
     rom_cwnd: ROM<Bits<16>, R>,
     rom_avg: ROM<Bits<16>, R>,
-    mul_ratio: Mul32,
-    mul_beta: Mul32,
-    mul_alpha: Mul32,
-    mul_gain: Mul32,
-    mul_tq: Mul32,
-    mul_gamma: Mul32,
-    mul_factor: Mul32,
+    mul_alpha: MulPipe32,
+    mul_c: MulPipe32,
+    mul_a: MulPipe48x16,
+    mul_k: MulPipe32,
+    mul_w: MulPipe32,
 
     advance: Signal<Local, Bit>,
     fire: Signal<Local, Bit>,
     malformed: Signal<Local, Bit>,
     base_new: Signal<Local, Bits<32>>,
     delay: Signal<Local, Bits<32>>,
+    s2_go: Signal<Local, Bit>,
     can_clear: Signal<Local, Bit>,
     add: Signal<Local, Bits<32>>,
     rx_sum: Signal<Local, Bits<64>>,
@@ -174,22 +357,32 @@ pub struct CwndUnitRtl<const R: usize> {
     can_dec: Signal<Local, Bit>,
     can_fair: Signal<Local, Bit>,
     avg_new: Signal<Local, Bits<32>>,
-    lz_cwnd: Signal<Local, Bits<8>>,
-    lz_avg: Signal<Local, Bits<8>>,
-    ratio_full: Signal<Local, Bits<64>>,
-    ratio: Signal<Local, Bits<32>>,
-    gain: Signal<Local, Bits<32>>,
-    tq_over_avg: Signal<Local, Bits<32>>,
-    factor: Signal<Local, Bits<64>>,
-    cw64: Signal<Local, Bits<64>>,
-    grow_a: Signal<Local, Bits<64>>,
-    grow_b: Signal<Local, Bits<64>>,
-    shrink_md: Signal<Local, Bits<64>>,
-    cut_bdp: Signal<Local, Bits<64>>,
-    cwnd1: Signal<Local, Bits<64>>,
-    cwnd2: Signal<Local, Bits<64>>,
     branch: Signal<Local, Bits<3>>,
     decreased: Signal<Local, Bit>,
+    s3_decreased: Signal<Local, Bit>,
+    lagw: Signal<Local, Bits<32>>,
+    out_avg: Signal<Local, Bits<32>>,
+    out_achieved: Signal<Local, Bits<32>>,
+    out_fair: Signal<Local, Bit>,
+    q_pack: Signal<Local, Bits<64>>,
+    lz_c: Signal<Local, Bits<8>>,
+    lz_a: Signal<Local, Bits<8>>,
+    avg3: Signal<Local, Bits<32>>,
+    avg4: Signal<Local, Bits<32>>,
+    ratio_full: Signal<Local, Bits<64>>,
+    g_full: Signal<Local, Bits<64>>,
+    factor: Signal<Local, Bits<64>>,
+    branch9: Signal<Local, Bits<3>>,
+    inc: Signal<Local, Bits<40>>,
+    dec: Signal<Local, Bits<40>>,
+    e: Signal<Local, Bits<40>>,
+    d: Signal<Local, Bits<40>>,
+    lo: Signal<Local, Bits<40>>,
+    cutval: Signal<Local, Bits<64>>,
+    loop_base: Signal<Local, Bits<40>>,
+    loop_sum: Signal<Local, Bits<40>>,
+    biased: Signal<Local, Bits<40>>,
+    cwnd_new: Signal<Local, Bits<32>>,
 }
 
 fn recip_rom<const R: usize>() -> ROM<Bits<16>, R> {
@@ -207,6 +400,7 @@ impl<const R: usize> CwndUnitRtl<R> {
     pub fn new(k: &CwndConstants) -> Self {
         let c8 = |v: u32| Constant::new(bits::<8>(v as u64));
         let c32 = |v: u64| Constant::new(bits::<32>(v));
+        let c40 = |v: u64| Constant::new(bits::<40>(v));
         let c64 = |v: u64| Constant::new(bits::<64>(v));
         CwndUnitRtl {
             clock: Default::default(),
@@ -236,21 +430,35 @@ impl<const R: usize> CwndUnitRtl<R> {
             c_df: c8(k.delay_frac),
             c_31_minus_r: c8(31 - R as u32),
             c_31_minus_cf: c8(31 - k.cwnd_frac),
-            c_31_minus_df: c8(31 - k.delay_frac),
+            c_47_minus_df: c8(47 - k.delay_frac),
             c_16_minus_cf: c8(16 - k.cwnd_frac),
             c_beta_mtu: c32(k.beta_mtu_q as u64),
             c_alpha_mtu: c32(k.alpha_mtu_q as u64),
-            c_eta_mtu: c64(k.eta_mtu_q as u64),
-            c_gamma: c32(k.gamma_q16 as u64),
+            c_gamma_tq: Constant::new(bits::<48>(k.gamma_q16 as u64 * k.tq_ns as u64)),
+            c_eta_mtu: c40(k.eta_mtu_q as u64),
             c_one_minus_gamma: c64(k.one_minus_gamma_q16 as u64),
-            c_max_cwnd: c64(k.max_cwnd_q as u64),
+            c_max_cwnd: c40(k.max_cwnd_q as u64),
             c_max_eighth: c32(k.max_cwnd_eighth as u64),
-            c_mtu: c64(k.mtu_q as u64),
+            c_mtu: c40(k.mtu_q as u64),
+            c_mtu64: c64(k.mtu_q as u64),
             c_ratio_max: c64((1 << 18) - 1),
             c_half: c64(1 << 15),
             c_one: c64(1 << 16),
+            c_two: c64(1 << 17),
+            c_coarse: c8(0xF8),
+            c_fine: c8(0x07),
+            c_g_hi: c64(k.gamma_q16 as u64),
+            c_g_lo: c64((1u64 << 15).saturating_sub(k.one_minus_gamma_q16 as u64)),
             c_sat32: c64(0xFFFF_FFFF),
             c_one32: c32(1),
+            c_bias: c40(1 << 36),
+            c_fair_bit: c64(1 << 3),
+            c_arm_additive: Constant::new(bits::<3>(BRANCH_ADDITIVE)),
+            c_arm_proportional: Constant::new(bits::<3>(BRANCH_PROPORTIONAL)),
+            c_arm_achieved_bdp_cut: Constant::new(bits::<3>(BRANCH_ACHIEVED_BDP_CUT)),
+            c_arm_multiplicative: Constant::new(bits::<3>(BRANCH_MULTIPLICATIVE)),
+            c_arm_hold: Constant::new(bits::<3>(BRANCH_HOLD)),
+            c_arm_malformed: Constant::new(bits::<3>(BRANCH_MALFORMED)),
             cwnd_reg: DFFWithInit::new(bits::<32>(k.max_cwnd_q as u64)),
             base_rtt_reg: DFFWithInit::new(bits::<32>((1 << 24) - 1)),
             avg_reg: Default::default(),
@@ -260,6 +468,125 @@ impl<const R: usize> CwndUnitRtl<R> {
             clear_ts_reg: Default::default(),
             achieved_reg: Default::default(),
             malformed_reg: Default::default(),
+            p1_valid: Default::default(),
+            p1_malf: Default::default(),
+            p1_now: Default::default(),
+            p1_acked: Default::default(),
+            p1_ecn: Default::default(),
+            p1_probe: Default::default(),
+            p1_base: Default::default(),
+            p1_dq_s: Default::default(),
+            p1_base_tq: Default::default(),
+            p1_tqmd: Default::default(),
+            p1_gt_tqh: Default::default(),
+            p1_lt_tq: Default::default(),
+            p1_gt_tq: Default::default(),
+            p2_now: Default::default(),
+            p2_malf: Default::default(),
+            p2_ecn: Default::default(),
+            p2_gt_tqh: Default::default(),
+            p2_lt_tq: Default::default(),
+            p2_gt_tq: Default::default(),
+            p2_can_dec: Default::default(),
+            p2_fair: Default::default(),
+            p2_valid: Default::default(),
+            p2_o: Default::default(),
+            p2_q: Default::default(),
+            p2_lagw: Default::default(),
+            p3_valid: Default::default(),
+            p3_o: Default::default(),
+            p3_q: Default::default(),
+            p3_lagw: Default::default(),
+            p4_valid: Default::default(),
+            p4_o: Default::default(),
+            p4_q: Default::default(),
+            p4_lagw: Default::default(),
+            p5_valid: Default::default(),
+            p5_o: Default::default(),
+            p5_q: Default::default(),
+            p5_lagw: Default::default(),
+            p6_valid: Default::default(),
+            p6_o: Default::default(),
+            p6_q: Default::default(),
+            p6_lagw: Default::default(),
+            p7_valid: Default::default(),
+            p7_o: Default::default(),
+            p7_q: Default::default(),
+            p7_lagw: Default::default(),
+            p8_valid: Default::default(),
+            p8_o: Default::default(),
+            p8_q: Default::default(),
+            p8_lagw: Default::default(),
+            p9_valid: Default::default(),
+            p9_o: Default::default(),
+            p9_q: Default::default(),
+            p9_lagw: Default::default(),
+            p10_valid: Default::default(),
+            p10_o: Default::default(),
+            p10_q: Default::default(),
+            p10_lagw: Default::default(),
+            p11_valid: Default::default(),
+            p11_o: Default::default(),
+            p11_q: Default::default(),
+            p11_lagw: Default::default(),
+            p12_valid: Default::default(),
+            p12_o: Default::default(),
+            p12_q: Default::default(),
+            p12_lagw: Default::default(),
+            p13_valid: Default::default(),
+            p13_o: Default::default(),
+            p13_q: Default::default(),
+            p13_lagw: Default::default(),
+            p14_valid: Default::default(),
+            p14_o: Default::default(),
+            p14_q: Default::default(),
+            p2_acked: Default::default(),
+            p3_acked: Default::default(),
+            p4_acked: Default::default(),
+            p5_acked: Default::default(),
+            p6_acked: Default::default(),
+            p3_lz_c: Default::default(),
+            p3_lz_a: Default::default(),
+            p4_idx_c: Default::default(),
+            p4_idx_a: Default::default(),
+            p4_sh_c: Default::default(),
+            p4_sh_a: Default::default(),
+            p5_sh_c: Default::default(),
+            p5_sh_a: Default::default(),
+            p6_sh_c: Default::default(),
+            p6_sh_a: Default::default(),
+            p7_sh_c: Default::default(),
+            p7_sh_a: Default::default(),
+            p8_sh_c: Default::default(),
+            p8_sh_a: Default::default(),
+            p5_t_c: Default::default(),
+            p5_t_a: Default::default(),
+            p6_t_c: Default::default(),
+            p6_t_a: Default::default(),
+            p4_gain: Default::default(),
+            p5_gain: Default::default(),
+            p6_gain: Default::default(),
+            p7_gain: Default::default(),
+            p8_gain: Default::default(),
+            p9_gain: Default::default(),
+            p10_gain: Default::default(),
+            p11_gain: Default::default(),
+            p9_xc: Default::default(),
+            p9_xa: Default::default(),
+            p9_fine_c: Default::default(),
+            p9_fine_a: Default::default(),
+            p10_ratio: Default::default(),
+            p10_g: Default::default(),
+            p10_g_gt: Default::default(),
+            p10_g_lt: Default::default(),
+            p11_ratio: Default::default(),
+            p11_factor: Default::default(),
+            p14_d: Default::default(),
+            p14_hi_thr: Default::default(),
+            p14_lo_thr: Default::default(),
+            p14_lo: Default::default(),
+            p14_cut: Default::default(),
+            p14_cutval: Default::default(),
             m_valid_reg: Default::default(),
             m_cwnd_q_reg: Default::default(),
             m_cwnd_bytes_reg: Default::default(),
@@ -270,18 +597,17 @@ impl<const R: usize> CwndUnitRtl<R> {
             m_avg_reg: Default::default(),
             rom_cwnd: recip_rom::<R>(),
             rom_avg: recip_rom::<R>(),
-            mul_ratio: Default::default(),
-            mul_beta: Default::default(),
             mul_alpha: Default::default(),
-            mul_gain: Default::default(),
-            mul_tq: Default::default(),
-            mul_gamma: Default::default(),
-            mul_factor: Default::default(),
+            mul_c: Default::default(),
+            mul_a: Default::default(),
+            mul_k: Default::default(),
+            mul_w: Default::default(),
             advance: Default::default(),
             fire: Default::default(),
             malformed: Default::default(),
             base_new: Default::default(),
             delay: Default::default(),
+            s2_go: Default::default(),
             can_clear: Default::default(),
             add: Default::default(),
             rx_sum: Default::default(),
@@ -290,22 +616,32 @@ impl<const R: usize> CwndUnitRtl<R> {
             can_dec: Default::default(),
             can_fair: Default::default(),
             avg_new: Default::default(),
-            lz_cwnd: Default::default(),
-            lz_avg: Default::default(),
-            ratio_full: Default::default(),
-            ratio: Default::default(),
-            gain: Default::default(),
-            tq_over_avg: Default::default(),
-            factor: Default::default(),
-            cw64: Default::default(),
-            grow_a: Default::default(),
-            grow_b: Default::default(),
-            shrink_md: Default::default(),
-            cut_bdp: Default::default(),
-            cwnd1: Default::default(),
-            cwnd2: Default::default(),
             branch: Default::default(),
             decreased: Default::default(),
+            s3_decreased: Default::default(),
+            lagw: Default::default(),
+            out_avg: Default::default(),
+            out_achieved: Default::default(),
+            out_fair: Default::default(),
+            q_pack: Default::default(),
+            lz_c: Default::default(),
+            lz_a: Default::default(),
+            avg3: Default::default(),
+            avg4: Default::default(),
+            ratio_full: Default::default(),
+            g_full: Default::default(),
+            factor: Default::default(),
+            branch9: Default::default(),
+            inc: Default::default(),
+            dec: Default::default(),
+            e: Default::default(),
+            d: Default::default(),
+            lo: Default::default(),
+            cutval: Default::default(),
+            loop_base: Default::default(),
+            loop_sum: Default::default(),
+            biased: Default::default(),
+            cwnd_new: Default::default(),
         }
     }
 }
@@ -325,6 +661,125 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             clear_ts_reg,
             achieved_reg,
             malformed_reg,
+            p1_valid,
+            p1_malf,
+            p1_now,
+            p1_acked,
+            p1_ecn,
+            p1_probe,
+            p1_base,
+            p1_dq_s,
+            p1_base_tq,
+            p1_tqmd,
+            p1_gt_tqh,
+            p1_lt_tq,
+            p1_gt_tq,
+            p2_now,
+            p2_malf,
+            p2_ecn,
+            p2_gt_tqh,
+            p2_lt_tq,
+            p2_gt_tq,
+            p2_can_dec,
+            p2_fair,
+            p2_valid,
+            p2_o,
+            p2_q,
+            p2_lagw,
+            p3_valid,
+            p3_o,
+            p3_q,
+            p3_lagw,
+            p4_valid,
+            p4_o,
+            p4_q,
+            p4_lagw,
+            p5_valid,
+            p5_o,
+            p5_q,
+            p5_lagw,
+            p6_valid,
+            p6_o,
+            p6_q,
+            p6_lagw,
+            p7_valid,
+            p7_o,
+            p7_q,
+            p7_lagw,
+            p8_valid,
+            p8_o,
+            p8_q,
+            p8_lagw,
+            p9_valid,
+            p9_o,
+            p9_q,
+            p9_lagw,
+            p10_valid,
+            p10_o,
+            p10_q,
+            p10_lagw,
+            p11_valid,
+            p11_o,
+            p11_q,
+            p11_lagw,
+            p12_valid,
+            p12_o,
+            p12_q,
+            p12_lagw,
+            p13_valid,
+            p13_o,
+            p13_q,
+            p13_lagw,
+            p14_valid,
+            p14_o,
+            p14_q,
+            p2_acked,
+            p3_acked,
+            p4_acked,
+            p5_acked,
+            p6_acked,
+            p3_lz_c,
+            p3_lz_a,
+            p4_idx_c,
+            p4_idx_a,
+            p4_sh_c,
+            p4_sh_a,
+            p5_sh_c,
+            p5_sh_a,
+            p6_sh_c,
+            p6_sh_a,
+            p7_sh_c,
+            p7_sh_a,
+            p8_sh_c,
+            p8_sh_a,
+            p5_t_c,
+            p5_t_a,
+            p6_t_c,
+            p6_t_a,
+            p4_gain,
+            p5_gain,
+            p6_gain,
+            p7_gain,
+            p8_gain,
+            p9_gain,
+            p10_gain,
+            p11_gain,
+            p9_xc,
+            p9_xa,
+            p9_fine_c,
+            p9_fine_a,
+            p10_ratio,
+            p10_g,
+            p10_g_gt,
+            p10_g_lt,
+            p11_ratio,
+            p11_factor,
+            p14_d,
+            p14_hi_thr,
+            p14_lo_thr,
+            p14_lo,
+            p14_cut,
+            p14_cutval,
             m_valid_reg,
             m_cwnd_q_reg,
             m_cwnd_bytes_reg,
@@ -334,6 +789,7 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             m_base_rtt_reg,
             m_avg_reg
         );
+        clock!(self, clock, mul_alpha, mul_c, mul_a, mul_k, mul_w);
         self.m_valid.next = self.m_valid_reg.q.val();
         self.m_cwnd_q.next = self.m_cwnd_q_reg.q.val();
         self.m_cwnd_bytes.next = self.m_cwnd_bytes_reg.q.val();
@@ -347,21 +803,53 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         self.advance.next = !self.m_valid_reg.q.val() | self.m_ready.val();
         self.s_ready.next = self.advance.val();
         self.fire.next = self.advance.val() & self.s_valid.val();
+        self.mul_alpha.en.next = self.advance.val();
+        self.mul_c.en.next = self.advance.val();
+        self.mul_a.en.next = self.advance.val();
+        self.mul_k.en.next = self.advance.val();
+        self.mul_w.en.next = self.advance.val();
+
+        // ---- S1: base RTT (its own loop) and the delay's comparisons.
         self.malformed.next = (self.s_rtt.val() > self.c_rtt_max.val())
             | (self.s_acked_bytes.val() > self.c_rtt_max.val());
-
-        // 1. base RTT, delay
         self.base_new.next = self.base_rtt_reg.q.val();
+        self.delay.next = self.s_rtt.val() - self.base_rtt_reg.q.val();
         if self.s_rtt.val() < self.base_rtt_reg.q.val() {
             self.base_new.next = self.s_rtt.val();
+            self.delay.next = 0.into();
         }
-        self.delay.next = self.s_rtt.val() - self.base_new.val();
+        if self.fire.val() {
+            if self.malformed.val() {
+                self.malformed_reg.d.next = self.malformed_reg.q.val() + self.c_one32.val();
+            } else {
+                self.base_rtt_reg.d.next = self.base_new.val();
+            }
+        }
+        if self.advance.val() {
+            self.p1_valid.d.next = self.s_valid.val();
+            self.p1_malf.d.next = self.malformed.val();
+            self.p1_now.d.next = self.s_now.val();
+            self.p1_acked.d.next = self.s_acked_bytes.val();
+            self.p1_ecn.d.next = self.s_ecn.val();
+            self.p1_probe.d.next = self.s_is_probe_ack.val();
+            self.p1_base.d.next = self.base_new.val();
+            if self.malformed.val() {
+                self.p1_base.d.next = self.base_rtt_reg.q.val();
+            }
+            self.p1_base_tq.d.next = self.base_new.val() + self.c_tq.val();
+            self.p1_dq_s.d.next = (self.delay.val() << self.c_df.val()) >> self.c_ewma_shift.val();
+            self.p1_tqmd.d.next = self.c_tq.val() - self.delay.val();
+            self.p1_gt_tqh.d.next = self.delay.val() > self.c_tq_high.val();
+            self.p1_lt_tq.d.next = self.delay.val() < self.c_tq.val();
+            self.p1_gt_tq.d.next = self.delay.val() > self.c_tq.val();
+        }
 
-        // 2. achievedBDP (Algorithm 2)
-        self.can_clear.next = (self.s_now.val() - self.clear_ts_reg.q.val())
-            > (self.base_new.val() + self.c_tq.val());
-        self.add.next = self.s_acked_bytes.val();
-        if self.s_is_probe_ack.val() {
+        // ---- S2: the other per-ACK state, Algorithm 4's arm, the window in flight.
+        self.s2_go.next = self.advance.val() & self.p1_valid.q.val() & !self.p1_malf.q.val();
+        self.can_clear.next =
+            (self.p1_now.q.val() - self.clear_ts_reg.q.val()) > self.p1_base_tq.q.val();
+        self.add.next = self.p1_acked.q.val();
+        if self.p1_probe.q.val() {
             self.add.next = 0.into();
         }
         self.rx_sum.next =
@@ -374,163 +862,308 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         if self.can_clear.val() {
             self.achieved_new.next = self.rx_sat.val();
         }
-
-        // 3. timers
-        self.can_dec.next = (self.s_now.val() - self.last_dec_reg.q.val()) > self.base_new.val();
-        self.can_fair.next = (self.s_now.val() - self.last_fair_reg.q.val()) > self.base_new.val();
-
-        // 4. EWMA
+        // A decrease is decided in stage 3: when the ACK there decreases now, this ACK measures
+        // from its timestamp (forwarded), else from the register.
+        self.can_dec.next =
+            (self.p1_now.q.val() - self.last_dec_reg.q.val()) > self.p1_base.q.val();
+        if self.s3_decreased.val() {
+            self.can_dec.next = (self.p1_now.q.val() - self.p2_now.q.val()) > self.p1_base.q.val();
+        }
+        self.can_fair.next =
+            (self.p1_now.q.val() - self.last_fair_reg.q.val()) > self.p1_base.q.val();
         self.avg_new.next = self.avg_reg.q.val()
             - (self.avg_reg.q.val() >> self.c_ewma_shift.val())
-            + ((self.delay.val() << self.c_df.val()) >> self.c_ewma_shift.val());
-
-        // ratio = min((acked * T[cwnd]) >> (31 - cf - lz(cwnd)), 2^18 - 1)
-        self.lz_cwnd.next = 32.into();
-        for i in 0..32 {
-            if self.cwnd_reg.q.val().get_bit(i) {
-                self.lz_cwnd.next = (31 - i).to_bits::<8>();
+            + self.p1_dq_s.q.val();
+        self.out_avg.next = self.avg_new.val();
+        self.out_achieved.next = self.achieved_new.val();
+        self.out_fair.next = self.can_fair.val();
+        if self.p1_malf.q.val() {
+            self.out_avg.next = self.avg_reg.q.val();
+            self.out_achieved.next = self.achieved_reg.q.val();
+            self.out_fair.next = false;
+        }
+        if self.s2_go.val() {
+            self.avg_reg.d.next = self.avg_new.val();
+            self.rx_count_reg.d.next = self.rx_sat.val();
+            self.achieved_reg.d.next = self.achieved_new.val();
+            if self.can_clear.val() {
+                self.rx_count_reg.d.next = 0.into();
+                self.clear_ts_reg.d.next = self.p1_now.q.val();
+            }
+            if self.can_fair.val() {
+                self.last_fair_reg.d.next = self.p1_now.q.val();
             }
         }
-        self.rom_cwnd.address.next = bit_cast::<R, 32>(
-            (self.cwnd_reg.q.val() << self.lz_cwnd.val()) >> self.c_31_minus_r.val(),
-        );
-        self.mul_ratio.a.next = self.s_acked_bytes.val();
-        self.mul_ratio.b.next = bit_cast::<32, 16>(self.rom_cwnd.data.val());
-        self.ratio_full.next =
-            self.mul_ratio.p.val() >> (self.c_31_minus_cf.val() - self.lz_cwnd.val());
-        self.ratio.next = bit_cast::<32, 64>(self.ratio_full.val());
-        if self.ratio_full.val() > self.c_ratio_max.val() {
-            self.ratio.next = bit_cast::<32, 64>(self.c_ratio_max.val());
-        }
-
-        // (a) cwnd + (beta*MTU * ratio) >> 16
-        self.cw64.next = bit_cast::<64, 32>(self.cwnd_reg.q.val());
-        self.mul_beta.a.next = self.c_beta_mtu.val();
-        self.mul_beta.b.next = self.ratio.val();
-        self.grow_a.next = self.cw64.val() + (self.mul_beta.p.val() >> 16);
-        if self.grow_a.val() > self.c_max_cwnd.val() {
-            self.grow_a.next = self.c_max_cwnd.val();
-        }
-
-        // (b) gain = (alpha*MTU * (tq - delay)) >> (16 - cf); cwnd + (gain * ratio) >> 16
+        // The window as the pipeline holds it: the ACKs ahead of this one (stages 3 to 15)
+        // have not reached it yet (the model's `step_pipelined(.., ahead)`).
+        self.lagw.next = self.cwnd_reg.q.val();
+        // gain = (alpha*MTU * (tq - delay)) >> (16 - cf), two stages on.
         self.mul_alpha.a.next = self.c_alpha_mtu.val();
-        self.mul_alpha.b.next = self.c_tq.val() - self.delay.val();
-        self.gain.next = bit_cast::<32, 64>(self.mul_alpha.p.val() >> self.c_16_minus_cf.val());
-        self.mul_gain.a.next = self.gain.val();
-        self.mul_gain.b.next = self.ratio.val();
-        self.grow_b.next = self.cw64.val() + (self.mul_gain.p.val() >> 16);
-        if self.grow_b.val() > self.c_max_cwnd.val() {
-            self.grow_b.next = self.c_max_cwnd.val();
+        self.mul_alpha.b.next = self.p1_tqmd.q.val();
+        if self.advance.val() {
+            self.p2_valid.d.next = self.p1_valid.q.val();
+            self.p2_o.d.next = (bit_cast::<64, 32>(self.p1_base.q.val()) << 32)
+                | bit_cast::<64, 32>(self.out_avg.val());
+            self.p2_q.d.next = bit_cast::<64, 32>(self.out_achieved.val()) << 32;
+            self.p2_now.d.next = self.p1_now.q.val();
+            self.p2_malf.d.next = self.p1_malf.q.val();
+            self.p2_ecn.d.next = self.p1_ecn.q.val();
+            self.p2_gt_tqh.d.next = self.p1_gt_tqh.q.val();
+            self.p2_lt_tq.d.next = self.p1_lt_tq.q.val();
+            self.p2_gt_tq.d.next = self.p1_gt_tq.q.val();
+            self.p2_can_dec.d.next = self.can_dec.val();
+            self.p2_fair.d.next = self.out_fair.val();
+            self.p2_lagw.d.next = self.lagw.val();
+            self.p2_acked.d.next = self.p1_acked.q.val();
         }
 
-        // (c) achievedBDP cut: max(achieved << cf, MTU)
-        self.cut_bdp.next = bit_cast::<64, 32>(self.achieved_new.val()) << self.c_cf.val();
-        if self.cut_bdp.val() < self.c_mtu.val() {
-            self.cut_bdp.next = self.c_mtu.val();
-        }
-
-        // (c) multiplicative: factor = clamp((1-g) + (g * tq/avg) >> 16, 0.5, 1)
-        self.lz_avg.next = 32.into();
-        for i in 0..32 {
-            if self.avg_new.val().get_bit(i) {
-                self.lz_avg.next = (31 - i).to_bits::<8>();
+        // ---- S3: Algorithm 4's arm (a decrease moves the decrease timestamp here); leading
+        // zeros of w and of avg_delay.
+        self.avg3.next = self.p2_o.q.val().get_bits::<32>(0);
+        self.branch.next = self.c_arm_hold.val();
+        self.decreased.next = false;
+        if !self.p2_ecn.q.val() & self.p2_gt_tqh.q.val() {
+            self.branch.next = self.c_arm_additive.val();
+        } else if !self.p2_ecn.q.val() & self.p2_lt_tq.q.val() {
+            self.branch.next = self.c_arm_proportional.val();
+        } else if self.p2_can_dec.q.val() & (self.avg3.val() > self.c_tq_q.val()) {
+            if self.p2_gt_tqh.q.val()
+                & (self.p2_q.q.val().get_bits::<32>(32) < self.c_max_eighth.val())
+            {
+                self.branch.next = self.c_arm_achieved_bdp_cut.val();
+                self.decreased.next = true;
+            } else if self.p2_gt_tq.q.val() {
+                self.branch.next = self.c_arm_multiplicative.val();
+                self.decreased.next = true;
             }
         }
-        self.rom_avg.address.next =
-            bit_cast::<R, 32>((self.avg_new.val() << self.lz_avg.val()) >> self.c_31_minus_r.val());
-        self.mul_tq.a.next = self.c_tq.val();
-        self.mul_tq.b.next = bit_cast::<32, 16>(self.rom_avg.data.val());
-        self.tq_over_avg.next = bit_cast::<32, 64>(
-            self.mul_tq.p.val() >> (self.c_31_minus_df.val() - self.lz_avg.val()),
-        );
-        self.mul_gamma.a.next = self.c_gamma.val();
-        self.mul_gamma.b.next = self.tq_over_avg.val();
-        self.factor.next = self.c_one_minus_gamma.val() + (self.mul_gamma.p.val() >> 16);
-        if self.factor.val() < self.c_half.val() {
+        if self.p2_malf.q.val() {
+            self.branch.next = self.c_arm_malformed.val();
+        }
+        self.s3_decreased.next =
+            self.p2_valid.q.val() & !self.p2_malf.q.val() & self.decreased.val();
+        if self.advance.val() & self.s3_decreased.val() {
+            self.last_dec_reg.d.next = self.p2_now.q.val();
+        }
+        // The results that ride along: {achieved(63:32), fairness(3), arm(2:0)}.
+        self.q_pack.next = self.p2_q.q.val() | bit_cast::<64, 3>(self.branch.val());
+        if self.p2_fair.q.val() {
+            self.q_pack.next = self.q_pack.val() | self.c_fair_bit.val();
+        }
+        self.lz_c.next = 32.into();
+        for i in 0..32 {
+            if self.p2_lagw.q.val().get_bit(i) {
+                self.lz_c.next = (31 - i).to_bits::<8>();
+            }
+        }
+        self.lz_a.next = 32.into();
+        for i in 0..32 {
+            if self.avg3.val().get_bit(i) {
+                self.lz_a.next = (31 - i).to_bits::<8>();
+            }
+        }
+        if self.advance.val() {
+            self.p3_lz_c.d.next = self.lz_c.val();
+            self.p3_lz_a.d.next = self.lz_a.val();
+        }
+
+        // ---- S4: the table indices, and the shifts that will scale the products; the gain's
+        // product is ready.
+        self.avg4.next = self.p3_o.q.val().get_bits::<32>(0);
+        if self.advance.val() {
+            self.p4_idx_c.d.next =
+                (self.p3_lagw.q.val() << self.p3_lz_c.q.val()) >> self.c_31_minus_r.val();
+            self.p4_idx_a.d.next =
+                (self.avg4.val() << self.p3_lz_a.q.val()) >> self.c_31_minus_r.val();
+            self.p4_sh_c.d.next = self.c_31_minus_cf.val() - self.p3_lz_c.q.val();
+            self.p4_sh_a.d.next = self.c_47_minus_df.val() - self.p3_lz_a.q.val();
+            self.p4_gain.d.next =
+                bit_cast::<32, 64>(self.mul_alpha.p.val() >> self.c_16_minus_cf.val());
+        }
+
+        // ---- S5: the reciprocal table.
+        self.rom_cwnd.address.next = bit_cast::<R, 32>(self.p4_idx_c.q.val());
+        self.rom_avg.address.next = bit_cast::<R, 32>(self.p4_idx_a.q.val());
+        if self.advance.val() {
+            self.p5_t_c.d.next = self.rom_cwnd.data.val();
+            self.p5_t_a.d.next = self.rom_avg.data.val();
+        }
+
+        // ---- S6 registers the table's output again (Yosys maps the ROM to block RAM, whose
+        // output is slow), S7, S8: acked x T(w) and gamma*tq x T(avg).
+        self.mul_c.a.next = self.p6_acked.q.val();
+        self.mul_c.b.next = bit_cast::<32, 16>(self.p6_t_c.q.val());
+        self.mul_a.a.next = self.c_gamma_tq.val();
+        self.mul_a.b.next = self.p6_t_a.q.val();
+
+        // ---- S9, S10: the products shifted right (by the shift's upper bits, then by its lower
+        // three), then ratio = min(.., 2^18 - 1) and the decrease term saturated at 2^17 (the
+        // factor clamps at 1), with where the factor's clamp binds: (1 - gamma) + g > 1 <=>
+        // g > gamma; (1 - gamma) + g < 1/2 <=> g < 1/2 - (1 - gamma).
+        if self.advance.val() {
+            self.p9_xc.d.next = self.mul_c.p.val() >> (self.p8_sh_c.q.val() & self.c_coarse.val());
+            self.p9_xa.d.next = self.mul_a.p.val() >> (self.p8_sh_a.q.val() & self.c_coarse.val());
+            self.p9_fine_c.d.next = self.p8_sh_c.q.val() & self.c_fine.val();
+            self.p9_fine_a.d.next = self.p8_sh_a.q.val() & self.c_fine.val();
+        }
+        self.ratio_full.next = self.p9_xc.q.val() >> self.p9_fine_c.q.val();
+        self.g_full.next = self.p9_xa.q.val() >> self.p9_fine_a.q.val();
+        if self.advance.val() {
+            self.p10_ratio.d.next = bit_cast::<32, 64>(self.ratio_full.val());
+            if self.ratio_full.val() > self.c_ratio_max.val() {
+                self.p10_ratio.d.next = bit_cast::<32, 64>(self.c_ratio_max.val());
+            }
+            self.p10_g.d.next = bit_cast::<18, 64>(self.g_full.val());
+            if self.g_full.val() > self.c_two.val() {
+                self.p10_g.d.next = bit_cast::<18, 64>(self.c_two.val());
+            }
+            self.p10_g_gt.d.next = self.g_full.val() > self.c_g_hi.val();
+            self.p10_g_lt.d.next = self.g_full.val() < self.c_g_lo.val();
+        }
+
+        // ---- S11: factor = clamp((1 - gamma) + term, 0.5, 1).
+        self.factor.next = self.c_one_minus_gamma.val() + bit_cast::<64, 18>(self.p10_g.q.val());
+        if self.p10_g_gt.q.val() {
+            self.factor.next = self.c_one.val();
+        } else if self.p10_g_lt.q.val() {
             self.factor.next = self.c_half.val();
         }
-        if self.factor.val() > self.c_one.val() {
-            self.factor.next = self.c_one.val();
-        }
-        self.mul_factor.a.next = self.cwnd_reg.q.val();
-        self.mul_factor.b.next = bit_cast::<32, 64>(self.factor.val());
-        self.shrink_md.next = self.mul_factor.p.val() >> 16;
-        if self.shrink_md.val() < self.c_mtu.val() {
-            self.shrink_md.next = self.c_mtu.val();
+        if self.advance.val() {
+            self.p11_factor.d.next = bit_cast::<32, 64>(self.factor.val());
+            self.p11_ratio.d.next = self.p10_ratio.q.val();
         }
 
-        // 5. Algorithm 4's chain
-        self.cwnd1.next = self.cw64.val();
-        self.branch.next = 4.into();
-        self.decreased.next = false;
-        if !self.s_ecn.val() & (self.delay.val() > self.c_tq_high.val()) {
-            self.cwnd1.next = self.grow_a.val();
-            self.branch.next = 0.into();
-        } else if !self.s_ecn.val() & (self.delay.val() < self.c_tq.val()) {
-            self.cwnd1.next = self.grow_b.val();
-            self.branch.next = 1.into();
-        } else if self.can_dec.val() & (self.avg_new.val() > self.c_tq_q.val()) {
-            if (self.delay.val() > self.c_tq_high.val())
-                & (self.achieved_new.val() < self.c_max_eighth.val())
-            {
-                self.cwnd1.next = self.cut_bdp.val();
-                self.branch.next = 2.into();
-                self.decreased.next = true;
-            } else if self.delay.val() > self.c_tq.val() {
-                self.cwnd1.next = self.shrink_md.val();
-                self.branch.next = 3.into();
-                self.decreased.next = true;
-            }
+        // ---- S12, S13: K x ratio (K = beta*MTU for the additive arm, the gain for the
+        // proportional one) and w x factor.
+        self.mul_k.a.next = self.p11_gain.q.val();
+        if self.p11_q.q.val().get_bits::<3>(0) == self.c_arm_additive.val() {
+            self.mul_k.a.next = self.c_beta_mtu.val();
+        }
+        self.mul_k.b.next = self.p11_ratio.q.val();
+        self.mul_w.a.next = self.p11_lagw.q.val();
+        self.mul_w.b.next = self.p11_factor.q.val();
+
+        // ---- S14: the arm as one signed addend d (40-bit two's complement) and the bounds
+        // the loop compares against, offset by 2^36.
+        self.branch9.next = self.p13_q.q.val().get_bits::<3>(0);
+        self.inc.next = bit_cast::<40, 64>(self.mul_k.p.val() >> 16);
+        self.dec.next = bit_cast::<40, 32>(self.p13_lagw.q.val())
+            - bit_cast::<40, 64>(self.mul_w.p.val() >> 16);
+        self.e.next = 0.into();
+        if self.p13_q.q.val().get_bit(3) {
+            self.e.next = self.c_eta_mtu.val();
+        }
+        self.d.next = self.e.val();
+        if (self.branch9.val() == self.c_arm_additive.val())
+            | (self.branch9.val() == self.c_arm_proportional.val())
+        {
+            self.d.next = self.e.val() + self.inc.val();
+        }
+        if self.branch9.val() == self.c_arm_multiplicative.val() {
+            self.d.next = self.e.val() - self.dec.val();
+        }
+        self.lo.next = self.c_mtu.val() + self.e.val();
+        self.cutval.next =
+            bit_cast::<64, 32>(self.p13_q.q.val().get_bits::<32>(32)) << self.c_cf.val();
+        if self.cutval.val() < self.c_mtu64.val() {
+            self.cutval.next = self.c_mtu64.val();
+        }
+        if self.advance.val() {
+            self.p14_d.d.next = self.d.val();
+            self.p14_hi_thr.d.next = self.c_max_cwnd.val() + self.c_bias.val() - self.d.val();
+            self.p14_lo_thr.d.next = self.lo.val() + self.c_bias.val() - self.d.val();
+            self.p14_lo.d.next = bit_cast::<32, 40>(self.lo.val());
+            self.p14_cut.d.next = self.branch9.val() == self.c_arm_achieved_bdp_cut.val();
+            self.p14_cutval.d.next = bit_cast::<32, 64>(self.cutval.val());
         }
 
-        // 6. fairness
-        self.cwnd2.next = self.cwnd1.val();
-        if self.can_fair.val() {
-            self.cwnd2.next = self.cwnd1.val() + self.c_eta_mtu.val();
-            if self.cwnd2.val() > self.c_max_cwnd.val() {
-                self.cwnd2.next = self.c_max_cwnd.val();
-            }
+        // ---- S15, the loop: (cut ? achievedBDP : cwnd) + d, clamped to [MTU + e, max].
+        self.loop_base.next = bit_cast::<40, 32>(self.cwnd_reg.q.val());
+        if self.p14_cut.q.val() {
+            self.loop_base.next = bit_cast::<40, 32>(self.p14_cutval.q.val());
+        }
+        self.loop_sum.next = self.loop_base.val() + self.p14_d.q.val();
+        self.biased.next = self.loop_base.val() | self.c_bias.val();
+        self.cwnd_new.next = bit_cast::<32, 40>(self.loop_sum.val());
+        if self.biased.val() > self.p14_hi_thr.q.val() {
+            self.cwnd_new.next = bit_cast::<32, 40>(self.c_max_cwnd.val());
+        } else if self.biased.val() < self.p14_lo_thr.q.val() {
+            self.cwnd_new.next = self.p14_lo.q.val();
         }
 
-        // State and output registers.
-        if self.fire.val() {
-            self.m_valid_reg.d.next = true;
-            if self.malformed.val() {
-                self.malformed_reg.d.next = self.malformed_reg.q.val() + self.c_one32.val();
-                self.m_cwnd_q_reg.d.next = self.cwnd_reg.q.val();
-                self.m_cwnd_bytes_reg.d.next = self.cwnd_reg.q.val() >> self.c_cf.val();
-                self.m_branch_reg.d.next = 5.into();
-                self.m_fairness_reg.d.next = false;
-                self.m_achieved_reg.d.next = self.achieved_reg.q.val();
-                self.m_base_rtt_reg.d.next = self.base_rtt_reg.q.val();
-                self.m_avg_reg.d.next = self.avg_reg.q.val();
-            } else {
-                self.cwnd_reg.d.next = bit_cast::<32, 64>(self.cwnd2.val());
-                self.base_rtt_reg.d.next = self.base_new.val();
-                self.avg_reg.d.next = self.avg_new.val();
-                self.rx_count_reg.d.next = self.rx_sat.val();
-                self.achieved_reg.d.next = self.achieved_new.val();
-                if self.can_clear.val() {
-                    self.rx_count_reg.d.next = 0.into();
-                    self.clear_ts_reg.d.next = self.s_now.val();
-                }
-                if self.decreased.val() {
-                    self.last_dec_reg.d.next = self.s_now.val();
-                }
-                if self.can_fair.val() {
-                    self.last_fair_reg.d.next = self.s_now.val();
-                }
-                self.m_cwnd_q_reg.d.next = bit_cast::<32, 64>(self.cwnd2.val());
-                self.m_cwnd_bytes_reg.d.next =
-                    bit_cast::<32, 64>(self.cwnd2.val()) >> self.c_cf.val();
-                self.m_branch_reg.d.next = self.branch.val();
-                self.m_fairness_reg.d.next = self.can_fair.val();
-                self.m_achieved_reg.d.next = self.achieved_new.val();
-                self.m_base_rtt_reg.d.next = self.base_new.val();
-                self.m_avg_reg.d.next = self.avg_new.val();
-            }
-        } else if self.advance.val() {
-            self.m_valid_reg.d.next = false;
+        // The carried values, and the stage registers (the pipeline moves on `advance`).
+        if self.advance.val() {
+            self.p3_valid.d.next = self.p2_valid.q.val();
+            self.p3_o.d.next = self.p2_o.q.val();
+            self.p3_q.d.next = self.q_pack.val();
+            self.p4_valid.d.next = self.p3_valid.q.val();
+            self.p4_o.d.next = self.p3_o.q.val();
+            self.p4_q.d.next = self.p3_q.q.val();
+            self.p5_valid.d.next = self.p4_valid.q.val();
+            self.p5_o.d.next = self.p4_o.q.val();
+            self.p5_q.d.next = self.p4_q.q.val();
+            self.p6_valid.d.next = self.p5_valid.q.val();
+            self.p6_o.d.next = self.p5_o.q.val();
+            self.p6_q.d.next = self.p5_q.q.val();
+            self.p7_valid.d.next = self.p6_valid.q.val();
+            self.p7_o.d.next = self.p6_o.q.val();
+            self.p7_q.d.next = self.p6_q.q.val();
+            self.p8_valid.d.next = self.p7_valid.q.val();
+            self.p8_o.d.next = self.p7_o.q.val();
+            self.p8_q.d.next = self.p7_q.q.val();
+            self.p9_valid.d.next = self.p8_valid.q.val();
+            self.p9_o.d.next = self.p8_o.q.val();
+            self.p9_q.d.next = self.p8_q.q.val();
+            self.p10_valid.d.next = self.p9_valid.q.val();
+            self.p10_o.d.next = self.p9_o.q.val();
+            self.p10_q.d.next = self.p9_q.q.val();
+            self.p11_valid.d.next = self.p10_valid.q.val();
+            self.p11_o.d.next = self.p10_o.q.val();
+            self.p11_q.d.next = self.p10_q.q.val();
+            self.p12_valid.d.next = self.p11_valid.q.val();
+            self.p12_o.d.next = self.p11_o.q.val();
+            self.p12_q.d.next = self.p11_q.q.val();
+            self.p13_valid.d.next = self.p12_valid.q.val();
+            self.p13_o.d.next = self.p12_o.q.val();
+            self.p13_q.d.next = self.p12_q.q.val();
+            self.p14_valid.d.next = self.p13_valid.q.val();
+            self.p14_o.d.next = self.p13_o.q.val();
+            self.p14_q.d.next = self.p13_q.q.val();
+            self.p3_lagw.d.next = self.p2_lagw.q.val();
+            self.p4_lagw.d.next = self.p3_lagw.q.val();
+            self.p5_lagw.d.next = self.p4_lagw.q.val();
+            self.p6_lagw.d.next = self.p5_lagw.q.val();
+            self.p7_lagw.d.next = self.p6_lagw.q.val();
+            self.p8_lagw.d.next = self.p7_lagw.q.val();
+            self.p9_lagw.d.next = self.p8_lagw.q.val();
+            self.p10_lagw.d.next = self.p9_lagw.q.val();
+            self.p11_lagw.d.next = self.p10_lagw.q.val();
+            self.p12_lagw.d.next = self.p11_lagw.q.val();
+            self.p13_lagw.d.next = self.p12_lagw.q.val();
+            self.p3_acked.d.next = self.p2_acked.q.val();
+            self.p4_acked.d.next = self.p3_acked.q.val();
+            self.p5_acked.d.next = self.p4_acked.q.val();
+            self.p6_acked.d.next = self.p5_acked.q.val();
+            self.p6_t_c.d.next = self.p5_t_c.q.val();
+            self.p6_t_a.d.next = self.p5_t_a.q.val();
+            self.p5_sh_c.d.next = self.p4_sh_c.q.val();
+            self.p5_sh_a.d.next = self.p4_sh_a.q.val();
+            self.p6_sh_c.d.next = self.p5_sh_c.q.val();
+            self.p6_sh_a.d.next = self.p5_sh_a.q.val();
+            self.p7_sh_c.d.next = self.p6_sh_c.q.val();
+            self.p7_sh_a.d.next = self.p6_sh_a.q.val();
+            self.p8_sh_c.d.next = self.p7_sh_c.q.val();
+            self.p8_sh_a.d.next = self.p7_sh_a.q.val();
+            self.p5_gain.d.next = self.p4_gain.q.val();
+            self.p6_gain.d.next = self.p5_gain.q.val();
+            self.p7_gain.d.next = self.p6_gain.q.val();
+            self.p8_gain.d.next = self.p7_gain.q.val();
+            self.p9_gain.d.next = self.p8_gain.q.val();
+            self.p10_gain.d.next = self.p9_gain.q.val();
+            self.p11_gain.d.next = self.p10_gain.q.val();
+
+            // Output stage.
+            self.m_valid_reg.d.next = self.p14_valid.q.val();
             self.m_cwnd_q_reg.d.next = 0.into();
             self.m_cwnd_bytes_reg.d.next = 0.into();
             self.m_branch_reg.d.next = 0.into();
@@ -538,6 +1171,16 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.m_achieved_reg.d.next = 0.into();
             self.m_base_rtt_reg.d.next = 0.into();
             self.m_avg_reg.d.next = 0.into();
+            if self.p14_valid.q.val() {
+                self.cwnd_reg.d.next = self.cwnd_new.val();
+                self.m_cwnd_q_reg.d.next = self.cwnd_new.val();
+                self.m_cwnd_bytes_reg.d.next = self.cwnd_new.val() >> self.c_cf.val();
+                self.m_branch_reg.d.next = self.p14_q.q.val().get_bits::<3>(0);
+                self.m_fairness_reg.d.next = self.p14_q.q.val().get_bit(3);
+                self.m_achieved_reg.d.next = self.p14_q.q.val().get_bits::<32>(32);
+                self.m_base_rtt_reg.d.next = self.p14_o.q.val().get_bits::<32>(32);
+                self.m_avg_reg.d.next = self.p14_o.q.val().get_bits::<32>(0);
+            }
         }
     }
 }

@@ -115,9 +115,20 @@ pub fn fpga_params_header(cfg: &Config) -> String {
         "// Written by strackgen from the configuration the cores were generated from.\n\
          `define STRACKGEN_SACK_BITS {}\n\
          `define STRACKGEN_LT_SLOTS {}\n\
-         `define STRACKGEN_LT_LOAD_BITS {}\n",
-        cfg.sack.sack_bits, cfg.load_table.slots, cfg.load_table.load_bits
+         `define STRACKGEN_LT_LOAD_BITS {}\n\
+         `define STRACKGEN_NIC_LATENCY {}\n",
+        cfg.sack.sack_bits,
+        cfg.load_table.slots,
+        cfg.load_table.load_bits,
+        nic_latency()
     )
+}
+
+/// The NIC's latency: its last result is the cwnd unit's, at stage 1 + that block's latency
+/// (`strack_nic_block` computes the same from the generated blocks, and a test holds the two
+/// together).
+pub fn nic_latency() -> u32 {
+    1 + cwnd_unit::LATENCY
 }
 
 fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
@@ -189,7 +200,7 @@ fn cwnd_unit_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
             })
         }
     };
-    Ok(finish("cwnd_unit", &raw, 1))
+    Ok(finish("cwnd_unit", &raw, cwnd_unit::LATENCY))
 }
 
 /// Calls `$make!(W, SB)` for the legal `(rx_window, sack_bits)` pair `($w, $sb)` (both are
@@ -399,27 +410,27 @@ fn strack_nic_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
             });
         }
     }
-    // The glue's results wait for the bitmap's: this many register stages; the receiver's
-    // (which the glue only registers) come out of it later by its latency beyond one.
-    let delay = eb.latency - 1;
-    if rcv.latency > eb.latency {
-        return Err(HdlError::Config {
-            block: TOP.into(),
-            message: format!(
-                "the receiver's latency ({}) exceeds the entropy bitmap's ({}): the top aligns \
-                 the receiver's results by delaying the others less",
-                rcv.latency, eb.latency
-            ),
-        });
-    }
+    // Each result is ready at its own stage (step at stage 0): the glue's send-side results
+    // at stage 2, the receiver's at 1 + its latency (the glue only registers them), the cwnd
+    // unit's at 1 + its latency, the bitmap's choice at 1 + its latency. All wait for the
+    // latest in register stages.
     let rcv_result = |n: &str| n.starts_with("m_rx_") || n.starts_with("m_tx_sack_");
-    let delay_of = |n: &str| {
+    let cw_result = |n: &str| ["m_cwnd_branch_valid", "m_cwnd_branch", "m_cwnd_q"].contains(&n);
+    let stage_of = |n: &str| {
         if rcv_result(n) {
-            delay - (rcv.latency - 1)
+            1 + rcv.latency
+        } else if cw_result(n) {
+            1 + cw.latency
         } else {
-            delay
+            2
         }
     };
+    let eb_stage = 1 + eb.latency;
+    let total = [eb_stage, 1 + rcv.latency, 1 + cw.latency, 2]
+        .into_iter()
+        .max()
+        .unwrap_or(2);
+    let delay_of = |n: &str| total - stage_of(n);
 
     // What drives each block input, and which glue wire each block output feeds.
     let is_top = |n: &str| ports.iter().any(|p| p.name == n);
@@ -491,13 +502,13 @@ fn strack_nic_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
         .collect();
     v.push_str(&conns.join(",\n"));
     v.push_str("\n    );\n");
-    // The bitmap's choice for step c comes out at stage 1 + its latency; the glue's results
-    // for step c are ready at stage 2 (the receiver's at stage 1 + its latency) and wait for it
-    // here.
     v.push_str(&format!(
-        "\n    // The glue's results wait {delay} cycle(s) for the entropy bitmap's choice \
-         (the receiver's {}).\n",
-        delay_of("m_rx_valid")
+        "\n    // Every result waits for the last, at stage {total}: the glue's send side {} \
+         cycle(s), the receiver's {}, the cwnd unit's {}, the entropy bitmap's choice {}.\n",
+        delay_of("m_tx_valid"),
+        delay_of("m_rx_valid"),
+        delay_of("m_cwnd_q"),
+        total - eb_stage
     ));
     for p in glue.ports.iter().filter(|p| glue_result(p)) {
         let mut from = format!("glue_{}", p.name);
@@ -511,9 +522,18 @@ fn strack_nic_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
         }
         v.push_str(&format!("    assign {} = {from};\n", p.name));
     }
-    v.push_str(
-        "    assign m_tx_entropy = m_tx_valid && eb_choice_valid ? {16'd0, eb_entropy} : 32'd0;\n",
-    );
+    let (mut cv, mut ce) = ("eb_choice_valid".to_string(), "eb_entropy".to_string());
+    for k in 1..=(total - eb_stage) {
+        v.push_str(&format!(
+            "    reg eb_choice_valid_d{k} = 0;\n    always @(posedge clock) eb_choice_valid_d{k} <= {cv};\n\
+             \x20   reg [15:0] eb_entropy_d{k} = 0;\n    always @(posedge clock) eb_entropy_d{k} <= {ce};\n"
+        ));
+        cv = format!("eb_choice_valid_d{k}");
+        ce = format!("eb_entropy_d{k}");
+    }
+    v.push_str(&format!(
+        "    assign m_tx_entropy = m_tx_valid && {cv} ? {{16'd0, {ce}}} : 32'd0;\n"
+    ));
     for (b, inst, prefix, input) in insts {
         v.push_str(&format!("\n    strack_nic__{} {inst}(\n", b.name));
         let mut conns = Vec::new();
@@ -547,7 +567,7 @@ fn strack_nic_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     Ok(Block {
         name: TOP.into(),
         verilog: v,
-        latency: 2 + delay,
+        latency: total,
         events_per_clock: 1,
         ports,
     })

@@ -1,27 +1,27 @@
 //! `strack_nic`: one connection's NIC, the four blocks composed; one step per clock
-//! (II = 1), latency 4, free-running (the link's readiness, `s_tx_ready`, is the back-pressure).
+//! (II = 1), latency 16 (`crate::nic_latency`), free-running (the link's readiness,
+//! `s_tx_ready`, is the back-pressure).
 //!
 //! ```text
-//! cycle c (stage 0)          cycle c+1 (stage 1)              c+2 (stage 2)          c+3, c+4
-//! s_sack_*, s_new_*, ──► sack_sender ──m_*──► glue: accepted? ──► cwnd_unit ──m_cwnd_q─┐
-//! s_tx_ready          ▲                        │ rtt, ecn, acked   (updates the window)│
-//!                     │ window view (cwnd after SACKs of steps <= t-2) ◄─ hold regs ◄──┤
-//!                     │                        │                                       ▼
-//!                                              ├─ glue m_* (send side) ─► 2 delay regs ──┐
-//!                                              └─ ECN echo, choose ► entropy_bitmap (3) ─┤
-//! s_rx_* ──► sack_receiver (3 stages) ──m_*──► glue regs (receive side) ─────────────────┴► m_*
+//! cycle c (stage 0)          c+1 (stage 1)                       stage 2              stages 3..16
+//! s_sack_*, s_new_*, ──► sack_sender ──m_*──► glue: accepted? ──► cwnd_unit (15 stages) ──m_cwnd_q, m_branch─┐ (stage 16)
+//! s_tx_ready          ▲                        │ rtt, ecn, acked                                              │
+//!                     │ window view: the cwnd unit as it showed one cycle after the previous step ◄─ hold ◄───┤
+//!                     │                        │                                                              ▼
+//!                                              ├─ glue m_* (send side) ─────────► delay regs ────────────────┐
+//!                                              └─ ECN echo, choose ► entropy_bitmap (3) ─► delay regs ───────┤
+//! s_rx_* ──► sack_receiver (3 stages) ──m_*──► glue regs (receive side) ─► delay regs ──────────────────────┴► m_*
 //! ```
 //!
 //! The blocks are the same generated modules as on their own (renamed `strack_nic__<block>`),
 //! always ready (`m_ready` tied high). The glue (a rust-hdl block) holds the pipeline registers,
 //! saturates the RTT and the acknowledged bytes for the cwnd unit, and keeps the window view:
-//! the value the cwnd unit showed during the previous step's stage 1, which is its state after
-//! the SACKs of steps up to `t - 2` however many idle cycles lie between the steps (the model's
-//! `StrackNic::lagged`). The glue's results are ready at stage 2; the entropy bitmap's choice
-//! (nothing else depends on it) comes out of its three-stage pipeline at stage 4, so the top
-//! delays the glue's results by the bitmap's latency less one and makes `m_tx_entropy` there.
-//! The receiver's results (the glue only registers them) come out of its own pipeline later,
-//! by its latency beyond one, and are delayed that much less.
+//! the value the cwnd unit showed during the previous step's stage 1 (the model's
+//! `StrackNic::view`: after the SACKs of the steps at cycles up to that cycle less the cwnd
+//! unit's latency plus one; the model counts idle cycles for it). Each result is ready at its own
+//! stage: the glue's send-side results at stage 2, the receiver's and the bitmap's choice at 1 +
+//! their latency, the cwnd unit's (`m_cwnd_q`, `m_cwnd_branch*`, made here from the step at that
+//! stage, `steps_reg`) at 1 + its latency; the top delays each to the last.
 //!
 //! The top is structural Verilog written here from the blocks' port lists, not a rust-hdl block:
 //! a rust-hdl top would need every block's widths as its own const generics (max_paths x
@@ -155,6 +155,10 @@ pub struct StrackNicGlue<const SB: usize> {
     c_entropy_max: Constant<Bits<32>>,
     c_accepted: Constant<Bits<2>>,
     c_kind_probe: Constant<Bits<2>>,
+    /// Bit `CWND_LATENCY` of `steps_reg`: a step at the stage where the cwnd unit's result
+    /// for it shows (stage 1 + its latency).
+    c_cw_stage: Constant<Bits<16>>,
+    c_one16: Constant<Bits<16>>,
 
     // The cwnd unit's state as of this cycle, and the window view for the next step.
     q_hold_reg: DFFWithInit<Bits<32>>,
@@ -169,6 +173,8 @@ pub struct StrackNicGlue<const SB: usize> {
 
     // Stage 1.
     p1_valid_reg: DFF<Bit>,
+    /// Bit k: a step is in stage k + 1.
+    steps_reg: DFF<Bits<16>>,
     p1_now_reg: DFF<Bits<32>>,
     p1_rtt_reg: DFF<Bits<32>>,
     p1_entropy_reg: DFF<Bits<32>>,
@@ -295,6 +301,8 @@ impl<const SB: usize> StrackNicGlue<SB> {
             c_entropy_max: c32(0xFFFF),
             c_accepted: Constant::new(bits::<2>(crate::sack_sender::SACK_ACCEPTED)),
             c_kind_probe: Constant::new(bits::<2>(crate::sack_sender::TX_PROBE)),
+            c_cw_stage: Constant::new(bits::<16>(1 << crate::cwnd_unit::LATENCY)),
+            c_one16: Constant::new(bits::<16>(1)),
             q_hold_reg: DFFWithInit::new(q0),
             bdp_hold_reg: Default::default(),
             view_q_reg: DFFWithInit::new(q0),
@@ -305,6 +313,7 @@ impl<const SB: usize> StrackNicGlue<SB> {
             rtt: Default::default(),
             accepted: Default::default(),
             p1_valid_reg: Default::default(),
+            steps_reg: Default::default(),
             p1_now_reg: Default::default(),
             p1_rtt_reg: Default::default(),
             p1_entropy_reg: Default::default(),
@@ -350,6 +359,7 @@ impl<const SB: usize> Logic for StrackNicGlue<SB> {
             view_q_reg,
             view_bdp_reg,
             p1_valid_reg,
+            steps_reg,
             p1_now_reg,
             p1_rtt_reg,
             p1_entropy_reg,
@@ -411,6 +421,10 @@ impl<const SB: usize> Logic for StrackNicGlue<SB> {
             self.rtt.next = self.c_rtt_max.val();
         }
         self.p1_valid_reg.d.next = self.s_valid.val();
+        self.steps_reg.d.next = self.steps_reg.q.val() << 1;
+        if self.s_valid.val() {
+            self.steps_reg.d.next = (self.steps_reg.q.val() << 1) | self.c_one16.val();
+        }
         self.p1_now_reg.d.next = self.s_now.val();
         self.p1_rtt_reg.d.next = self.rtt.val();
         self.p1_entropy_reg.d.next = self.s_sack_entropy.val();
@@ -489,8 +503,9 @@ impl<const SB: usize> Logic for StrackNicGlue<SB> {
             self.m_cwnd_branch.next = self.cw_branch.val();
         }
         self.m_loss.next = self.p2_loss_reg.q.val();
+        // The cwnd unit's results are those of the step at its result stage.
         self.m_cwnd_q.next = 0.into();
-        if self.p2_valid_reg.q.val() {
+        if (self.steps_reg.q.val() & self.c_cw_stage.val()).any() {
             self.m_cwnd_q.next = self.q_now.val();
         }
         self.m_inflight.next = self.p2_inflight_reg.q.val();
@@ -556,7 +571,9 @@ mod tests {
     #[test]
     fn gate_lint_icarus_yosys() {
         let b = generate("strack_nic", &Config::default(), &Options::default()).unwrap();
-        assert_eq!(b.latency, 4);
+        // The cwnd unit's result is the last to come out: stage 1 + its latency.
+        assert_eq!(b.latency, 1 + crate::cwnd_unit::LATENCY);
+        assert_eq!(b.latency, crate::nic_latency());
         crate::gate::check(&b, "strack_nic_default", false);
     }
 }

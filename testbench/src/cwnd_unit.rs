@@ -1,7 +1,10 @@
 //! Co-simulation of `cwnd_unit`: stimulus, coverage and the model's side of the loop.
 
-use golden_model::cwnd_unit::{self as model, Branch, CwndUnit, ACKED_MAX, RTT_MAX};
+use golden_model::cwnd_unit::{
+    self as model, Branch, CwndUnit, ACKED_MAX, CWND_MAX_AHEAD, RTT_MAX,
+};
 use proptest::prelude::*;
+use std::collections::VecDeque;
 use strack_config::Config;
 
 use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
@@ -38,6 +41,7 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "idle_cycle",
     "back_pressure",
     "time_wrap",
+    "pipeline_full",
 ];
 
 #[derive(Debug, Clone, Default)]
@@ -62,12 +66,17 @@ pub fn branch_code(b: Branch) -> u64 {
     }
 }
 
-/// The golden model on the co-sim's side.
-pub struct Block(pub CwndUnit);
+/// The golden model on the co-sim's side, and whether an ACK was taken in each of the last
+/// `CWND_MAX_AHEAD` cycles the pipeline advanced (newest first): the ACKs still in flight
+/// ahead of the next one.
+pub struct Block(pub CwndUnit, pub VecDeque<bool>);
 
 impl Block {
     pub fn new(cfg: &Config) -> Self {
-        Block(CwndUnit::from_config(cfg))
+        Block(
+            CwndUnit::from_config(cfg),
+            VecDeque::from(vec![false; CWND_MAX_AHEAD]),
+        )
     }
 }
 
@@ -75,6 +84,7 @@ impl CosimBlock for Block {
     type Stim = Cycle;
     type Regs = Regs;
     const COVERAGE_POINTS: &'static [&'static str] = COVERAGE_POINTS;
+    const LATENCY: usize = crate::designs::CwndUnitDefault::LATENCY as usize;
 
     fn dt(s: &Cycle) -> u32 {
         s.dt
@@ -130,6 +140,11 @@ impl CosimBlock for Block {
         ]
     }
 
+    fn advance(&mut self, fired: bool) {
+        self.1.push_front(fired);
+        self.1.truncate(CWND_MAX_AHEAD);
+    }
+
     fn fire(&mut self, now: u32, c: &Cycle, cov: &mut Coverage) -> Regs {
         let u = &mut self.0;
         let k = u.constants().clone();
@@ -141,7 +156,12 @@ impl CosimBlock for Block {
             acked_bytes: c.acked,
             is_probe_ack: c.probe,
         };
-        let o = u.step(&input);
+        let ahead = self.1.iter().filter(|&&b| b).count();
+        if ahead == CWND_MAX_AHEAD {
+            cov.hit("pipeline_full");
+        }
+        let w_bytes = u.window_in_flight(ahead) >> k.cwnd_frac;
+        let o = u.step_pipelined(&input, ahead);
         match o.branch {
             Branch::AdditiveIncrease => cov.hit("branch_additive_increase"),
             Branch::ProportionalIncrease => cov.hit("branch_proportional_increase"),
@@ -179,7 +199,7 @@ impl CosimBlock for Block {
             if c.probe {
                 cov.hit("probe_ack");
             }
-            if c.acked as u64 >= 4 * before.cwnd_bytes() as u64 {
+            if c.acked as u64 >= 4 * w_bytes as u64 {
                 cov.hit("ratio_saturated");
             }
         }

@@ -267,6 +267,10 @@ pub trait CosimBlock {
     /// Step the model for an event accepted this cycle; count coverage.
     fn fire(&mut self, now: u32, s: &Self::Stim, cov: &mut Coverage) -> Self::Regs;
 
+    /// Every cycle the pipeline advances, after `fire` (`fired`: an event was accepted). For
+    /// models that need to know what is still in flight (the cwnd unit's window).
+    fn advance(&mut self, _fired: bool) {}
+
     /// Closed-loop blocks: the concrete inputs of this cycle, from the stimulus and the state of
     /// the environment the model side keeps (say, the SACK due at the head of a model link).
     /// It changes nothing: an offer that is not taken is offered again. Both the RTL and the
@@ -342,6 +346,7 @@ fn run_once<B: CosimBlock>(
             m.fire(now, c, &mut rep.coverage)
         });
         if lat.s_ready(B::m_ready(c)) {
+            m.advance(fired.is_some());
             lat.clock(B::m_ready(c), pipe.shift(fired));
         }
         dut.posedge();
@@ -402,6 +407,7 @@ fn step_model<B: CosimBlock>(
         let advance = lat.s_ready(B::m_ready(&c));
         let fired = (B::s_valid(&c) && advance).then(|| m.fire(now, &c, &mut cov));
         if advance {
+            m.advance(fired.is_some());
             lat.clock(B::m_ready(&c), pipe.shift(fired));
         }
         each(c);

@@ -263,6 +263,14 @@ impl CosimBlock for Block {
         v
     }
 
+    /// The NIC is free-running: every cycle advances; one without a step is an idle cycle
+    /// for the model (it lets the cwnd unit's results through to the window view).
+    fn advance(&mut self, fired: bool) {
+        if !fired {
+            self.nic.idle();
+        }
+    }
+
     fn fire(&mut self, now: u32, c: &Cycle, cov: &mut Coverage) -> Regs {
         let t = self.clock.advance(now);
         let forged_sack = matches!(c.forge, Some(k) if k < 8);
