@@ -63,6 +63,31 @@ pub const ACKED_MAX: u32 = (1 << ACKED_BITS) - 1;
 pub const RATIO_MAX_Q16: u64 = (1 << 18) - 1;
 const ONE_Q16: u64 = 1 << COEF_FRAC_BITS;
 
+/// Which of the last [`CWND_MAX_AHEAD`] cycles the unit's pipeline advanced an ACK into it:
+/// the ACKs still ahead of the next one (`ahead` of [`CwndUnit::step_pipelined`]). The callers
+/// that run the unit at the clock (the co-sim, the NIC model) keep one and tick it every cycle
+/// the pipeline advances.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InFlight(VecDeque<bool>);
+
+impl Default for InFlight {
+    fn default() -> Self {
+        InFlight(VecDeque::from(vec![false; CWND_MAX_AHEAD]))
+    }
+}
+
+impl InFlight {
+    /// ACKs taken in the last `CWND_MAX_AHEAD` advancing cycles.
+    pub fn ahead(&self) -> usize {
+        self.0.iter().filter(|&&b| b).count()
+    }
+    /// One advancing cycle: `took` an ACK or not.
+    pub fn tick(&mut self, took: bool) {
+        self.0.push_front(took);
+        self.0.truncate(CWND_MAX_AHEAD);
+    }
+}
+
 /// One ACK as the cwnd unit sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -25,9 +25,9 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use strack_config::{Config, CWND_LATENCY, CWND_MAX_AHEAD};
+use strack_config::{Config, CWND_LATENCY};
 
-use crate::cwnd_unit::{self, Branch, CwndUnit, RTT_MAX};
+use crate::cwnd_unit::{self, Branch, CwndUnit, InFlight, RTT_MAX};
 use crate::entropy_bitmap::{self, ChooseRequest, EcnFeedback, EntropyBitmap};
 use crate::sack_receiver::{DataPkt, Sack, SackReceiver, Verdict};
 use crate::sack_sender::{self, LossKind, NewPkt, SackSender, SackVerdict, TxKind};
@@ -102,9 +102,8 @@ pub struct StrackNic {
     /// (cycle, the cwnd unit's state after that step) of the steps whose results may not have
     /// reached the view yet, oldest first.
     pending: VecDeque<(u64, WindowView)>,
-    /// Whether the cwnd unit took a SACK in each of the last `CWND_MAX_AHEAD` cycles, newest
-    /// first: the SACKs still in its pipeline when the next one reads the window.
-    cw_recent: VecDeque<bool>,
+    /// The SACKs still in the cwnd unit's pipeline when the next one reads the window.
+    cw_in_flight: InFlight,
 }
 
 impl StrackNic {
@@ -116,7 +115,7 @@ impl StrackNic {
             cycle: 0,
             last_step: None,
             pending: VecDeque::new(),
-            cw_recent: VecDeque::from(vec![false; CWND_MAX_AHEAD]),
+            cw_in_flight: InFlight::default(),
             cwnd,
             sender: SackSender::from_config(cfg),
             receiver: SackReceiver::from_config(cfg),
@@ -139,8 +138,7 @@ impl StrackNic {
 
     fn tick(&mut self, cw_took: bool) {
         self.cycle += 1;
-        self.cw_recent.push_front(cw_took);
-        self.cw_recent.truncate(CWND_MAX_AHEAD);
+        self.cw_in_flight.tick(cw_took);
     }
 
     /// Replace what the cwnd unit shows the next steps with its present state, as if it had
@@ -181,7 +179,7 @@ impl StrackNic {
                 ecn: sack.ecn,
             });
             let rtt = elapsed(now, sack.ts).min(RTT_MAX);
-            let ahead = self.cw_recent.iter().filter(|&&b| b).count();
+            let ahead = self.cw_in_flight.ahead();
             let c = self.cwnd.step_pipelined(
                 &cwnd_unit::In {
                     now,

@@ -372,7 +372,7 @@ pub struct CwndUnitRtl<const R: usize> {
     ratio_full: Signal<Local, Bits<64>>,
     g_full: Signal<Local, Bits<64>>,
     factor: Signal<Local, Bits<64>>,
-    branch9: Signal<Local, Bits<3>>,
+    arm14: Signal<Local, Bits<3>>,
     inc: Signal<Local, Bits<40>>,
     dec: Signal<Local, Bits<40>>,
     e: Signal<Local, Bits<40>>,
@@ -631,7 +631,7 @@ impl<const R: usize> CwndUnitRtl<R> {
             ratio_full: Default::default(),
             g_full: Default::default(),
             factor: Default::default(),
-            branch9: Default::default(),
+            arm14: Default::default(),
             inc: Default::default(),
             dec: Default::default(),
             e: Default::default(),
@@ -1045,7 +1045,7 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
 
         // ---- S14: the arm as one signed addend d (40-bit two's complement) and the bounds
         // the loop compares against, offset by 2^36.
-        self.branch9.next = self.p13_q.q.val().get_bits::<3>(0);
+        self.arm14.next = self.p13_q.q.val().get_bits::<3>(0);
         self.inc.next = bit_cast::<40, 64>(self.mul_k.p.val() >> 16);
         self.dec.next = bit_cast::<40, 32>(self.p13_lagw.q.val())
             - bit_cast::<40, 64>(self.mul_w.p.val() >> 16);
@@ -1054,12 +1054,12 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.e.next = self.c_eta_mtu.val();
         }
         self.d.next = self.e.val();
-        if (self.branch9.val() == self.c_arm_additive.val())
-            | (self.branch9.val() == self.c_arm_proportional.val())
+        if (self.arm14.val() == self.c_arm_additive.val())
+            | (self.arm14.val() == self.c_arm_proportional.val())
         {
             self.d.next = self.e.val() + self.inc.val();
         }
-        if self.branch9.val() == self.c_arm_multiplicative.val() {
+        if self.arm14.val() == self.c_arm_multiplicative.val() {
             self.d.next = self.e.val() - self.dec.val();
         }
         self.lo.next = self.c_mtu.val() + self.e.val();
@@ -1073,7 +1073,7 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.p14_hi_thr.d.next = self.c_max_cwnd.val() + self.c_bias.val() - self.d.val();
             self.p14_lo_thr.d.next = self.lo.val() + self.c_bias.val() - self.d.val();
             self.p14_lo.d.next = bit_cast::<32, 40>(self.lo.val());
-            self.p14_cut.d.next = self.branch9.val() == self.c_arm_achieved_bdp_cut.val();
+            self.p14_cut.d.next = self.arm14.val() == self.c_arm_achieved_bdp_cut.val();
             self.p14_cutval.d.next = bit_cast::<32, 64>(self.cutval.val());
         }
 

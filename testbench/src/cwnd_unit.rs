@@ -1,10 +1,9 @@
 //! Co-simulation of `cwnd_unit`: stimulus, coverage and the model's side of the loop.
 
 use golden_model::cwnd_unit::{
-    self as model, Branch, CwndUnit, ACKED_MAX, CWND_MAX_AHEAD, RTT_MAX,
+    self as model, Branch, CwndUnit, InFlight, ACKED_MAX, CWND_MAX_AHEAD, RTT_MAX,
 };
 use proptest::prelude::*;
-use std::collections::VecDeque;
 use strack_config::Config;
 
 use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
@@ -66,17 +65,12 @@ pub fn branch_code(b: Branch) -> u64 {
     }
 }
 
-/// The golden model on the co-sim's side, and whether an ACK was taken in each of the last
-/// `CWND_MAX_AHEAD` cycles the pipeline advanced (newest first): the ACKs still in flight
-/// ahead of the next one.
-pub struct Block(pub CwndUnit, pub VecDeque<bool>);
+/// The golden model on the co-sim's side, and the ACKs still in flight ahead of the next one.
+pub struct Block(pub CwndUnit, pub InFlight);
 
 impl Block {
     pub fn new(cfg: &Config) -> Self {
-        Block(
-            CwndUnit::from_config(cfg),
-            VecDeque::from(vec![false; CWND_MAX_AHEAD]),
-        )
+        Block(CwndUnit::from_config(cfg), InFlight::default())
     }
 }
 
@@ -141,8 +135,7 @@ impl CosimBlock for Block {
     }
 
     fn advance(&mut self, fired: bool) {
-        self.1.push_front(fired);
-        self.1.truncate(CWND_MAX_AHEAD);
+        self.1.tick(fired);
     }
 
     fn fire(&mut self, now: u32, c: &Cycle, cov: &mut Coverage) -> Regs {
@@ -156,7 +149,7 @@ impl CosimBlock for Block {
             acked_bytes: c.acked,
             is_probe_ack: c.probe,
         };
-        let ahead = self.1.iter().filter(|&&b| b).count();
+        let ahead = self.1.ahead();
         if ahead == CWND_MAX_AHEAD {
             cov.hit("pipeline_full");
         }
