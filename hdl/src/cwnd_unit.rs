@@ -4,7 +4,7 @@
 //! ```text
 //!  S1            S2                S3               S4          S5,S6 S7,S8          S9,S10           S11      S12,S13      S14            S15 (the loop)
 //! s_rtt ─► base_rtt (min), ─► achievedBDP, ─► Algorithm 4's ─► norm, ─► ROM ─► acked x T(w)  ─► shift (upper, ─► factor ─► K x ratio ─► + inc / - dec ─► (cwnd_reg | cut)
-//! s_*      delay, its flags   timers, EWMA    arm; lzc of      shift          g*tq x T(avg)    lower bits),     clamp     w x factor   + eta: addend   + d, clamped to
+//! s_*      delay, diffs       timers, EWMA    arm; lzc of      shift          g*tq x T(avg)    lower bits),     clamp     w x factor   + eta: addend   + d, clamped to
 //!                             w = cwnd_reg    w, avg_delay     amounts                         saturate                               d, clamp bounds [MTU + e, max]
 //!                             alpha x (tq - delay) ───────────────► gain ─────────────────────────────────────────►                                   │
 //!                              ▲                                                                                                                     │
@@ -179,6 +179,9 @@ pub struct CwndUnitRtl<const R: usize> {
     c_half: Constant<Bits<64>>,
     c_one: Constant<Bits<64>>,
     c_two: Constant<Bits<64>>,
+    /// The bits above 2^17, and below it.
+    c_above_two: Constant<Bits<64>>,
+    c_below_two: Constant<Bits<64>>,
     c_coarse: Constant<Bits<8>>,
     c_fine: Constant<Bits<8>>,
     c_g_hi: Constant<Bits<64>>,
@@ -211,15 +214,23 @@ pub struct CwndUnitRtl<const R: usize> {
     p1_now: DFF<Bits<32>>,
     p1_acked: DFF<Bits<32>>,
     p1_ecn: DFF<Bit>,
-    p1_probe: DFF<Bit>,
+    /// The bytes this ACK adds to achievedBDP's count (0 for a probe's ACK).
+    p1_add: DFF<Bits<32>>,
     p1_base: DFF<Bits<32>>,
     p1_dq_s: DFF<Bits<32>>,
     /// `base_rtt + target_Qdelay` (Algorithm 2's interval).
     p1_base_tq: DFF<Bits<32>>,
+    /// Stage 1's `now - clear_ts` and `now - last_fair` from the registers, and `now -` the
+    /// ACK in stage 2's `now` (taken when that ACK clears / passes the fairness timer).
+    p1_d_clear: DFF<Bits<32>>,
+    p1_d_fair: DFF<Bits<32>>,
+    p1_d_prev: DFF<Bits<32>>,
+    /// The ACK that left stage 2 on the last advance cleared achievedBDP / took the fairness
+    /// turn (so the next ACK's timer runs from its `now`).
+    s2_cleared_reg: DFF<Bit>,
+    s2_faired_reg: DFF<Bit>,
     p1_tqmd: DFF<Bits<32>>,
-    p1_gt_tqh: DFF<Bit>,
-    p1_lt_tq: DFF<Bit>,
-    p1_gt_tq: DFF<Bit>,
+    p1_delay: DFF<Bits<32>>,
     p2_now: DFF<Bits<32>>,
     p2_malf: DFF<Bit>,
     p2_ecn: DFF<Bit>,
@@ -316,8 +327,6 @@ pub struct CwndUnitRtl<const R: usize> {
     p9_fine_a: DFF<Bits<8>>,
     p10_ratio: DFF<Bits<32>>,
     p10_g: DFF<Bits<18>>,
-    p10_g_gt: DFF<Bit>,
-    p10_g_lt: DFF<Bit>,
     p11_ratio: DFF<Bits<32>>,
     p11_factor: DFF<Bits<32>>,
     p14_d: DFF<Bits<40>>,
@@ -348,9 +357,9 @@ pub struct CwndUnitRtl<const R: usize> {
     malformed: Signal<Local, Bit>,
     base_new: Signal<Local, Bits<32>>,
     delay: Signal<Local, Bits<32>>,
+    rtt_below: Signal<Local, Bit>,
     s2_go: Signal<Local, Bit>,
     can_clear: Signal<Local, Bit>,
-    add: Signal<Local, Bits<32>>,
     rx_sum: Signal<Local, Bits<64>>,
     rx_sat: Signal<Local, Bits<32>>,
     achieved_new: Signal<Local, Bits<32>>,
@@ -371,6 +380,8 @@ pub struct CwndUnitRtl<const R: usize> {
     avg4: Signal<Local, Bits<32>>,
     ratio_full: Signal<Local, Bits<64>>,
     g_full: Signal<Local, Bits<64>>,
+    g_gt: Signal<Local, Bit>,
+    g_lt: Signal<Local, Bit>,
     factor: Signal<Local, Bits<64>>,
     arm14: Signal<Local, Bits<3>>,
     inc: Signal<Local, Bits<40>>,
@@ -445,6 +456,8 @@ impl<const R: usize> CwndUnitRtl<R> {
             c_half: c64(1 << 15),
             c_one: c64(1 << 16),
             c_two: c64(1 << 17),
+            c_above_two: c64(!((1u64 << 18) - 1)),
+            c_below_two: c64((1 << 17) - 1),
             c_coarse: c8(0xF8),
             c_fine: c8(0x07),
             c_g_hi: c64(k.gamma_q16 as u64),
@@ -473,14 +486,17 @@ impl<const R: usize> CwndUnitRtl<R> {
             p1_now: Default::default(),
             p1_acked: Default::default(),
             p1_ecn: Default::default(),
-            p1_probe: Default::default(),
+            p1_add: Default::default(),
             p1_base: Default::default(),
             p1_dq_s: Default::default(),
             p1_base_tq: Default::default(),
+            p1_d_clear: Default::default(),
+            p1_d_fair: Default::default(),
+            p1_d_prev: Default::default(),
+            s2_cleared_reg: Default::default(),
+            s2_faired_reg: Default::default(),
             p1_tqmd: Default::default(),
-            p1_gt_tqh: Default::default(),
-            p1_lt_tq: Default::default(),
-            p1_gt_tq: Default::default(),
+            p1_delay: Default::default(),
             p2_now: Default::default(),
             p2_malf: Default::default(),
             p2_ecn: Default::default(),
@@ -577,8 +593,6 @@ impl<const R: usize> CwndUnitRtl<R> {
             p9_fine_a: Default::default(),
             p10_ratio: Default::default(),
             p10_g: Default::default(),
-            p10_g_gt: Default::default(),
-            p10_g_lt: Default::default(),
             p11_ratio: Default::default(),
             p11_factor: Default::default(),
             p14_d: Default::default(),
@@ -607,9 +621,9 @@ impl<const R: usize> CwndUnitRtl<R> {
             malformed: Default::default(),
             base_new: Default::default(),
             delay: Default::default(),
+            rtt_below: Default::default(),
             s2_go: Default::default(),
             can_clear: Default::default(),
-            add: Default::default(),
             rx_sum: Default::default(),
             rx_sat: Default::default(),
             achieved_new: Default::default(),
@@ -630,6 +644,8 @@ impl<const R: usize> CwndUnitRtl<R> {
             avg4: Default::default(),
             ratio_full: Default::default(),
             g_full: Default::default(),
+            g_gt: Default::default(),
+            g_lt: Default::default(),
             factor: Default::default(),
             arm14: Default::default(),
             inc: Default::default(),
@@ -666,14 +682,17 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             p1_now,
             p1_acked,
             p1_ecn,
-            p1_probe,
+            p1_add,
             p1_base,
             p1_dq_s,
             p1_base_tq,
+            p1_d_clear,
+            p1_d_fair,
+            p1_d_prev,
+            s2_cleared_reg,
+            s2_faired_reg,
             p1_tqmd,
-            p1_gt_tqh,
-            p1_lt_tq,
-            p1_gt_tq,
+            p1_delay,
             p2_now,
             p2_malf,
             p2_ecn,
@@ -770,8 +789,6 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             p9_fine_a,
             p10_ratio,
             p10_g,
-            p10_g_gt,
-            p10_g_lt,
             p11_ratio,
             p11_factor,
             p14_d,
@@ -814,7 +831,8 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             | (self.s_acked_bytes.val() > self.c_rtt_max.val());
         self.base_new.next = self.base_rtt_reg.q.val();
         self.delay.next = self.s_rtt.val() - self.base_rtt_reg.q.val();
-        if self.s_rtt.val() < self.base_rtt_reg.q.val() {
+        self.rtt_below.next = self.s_rtt.val() < self.base_rtt_reg.q.val();
+        if self.rtt_below.val() {
             self.base_new.next = self.s_rtt.val();
             self.delay.next = 0.into();
         }
@@ -831,31 +849,45 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.p1_now.d.next = self.s_now.val();
             self.p1_acked.d.next = self.s_acked_bytes.val();
             self.p1_ecn.d.next = self.s_ecn.val();
-            self.p1_probe.d.next = self.s_is_probe_ack.val();
+            self.p1_add.d.next = self.s_acked_bytes.val();
+            if self.s_is_probe_ack.val() {
+                self.p1_add.d.next = 0.into();
+            }
             self.p1_base.d.next = self.base_new.val();
             if self.malformed.val() {
                 self.p1_base.d.next = self.base_rtt_reg.q.val();
             }
-            self.p1_base_tq.d.next = self.base_new.val() + self.c_tq.val();
+            // base + tq and tq - delay from both candidates in parallel, then a select (not a
+            // compare, a select and then an add).
+            self.p1_base_tq.d.next = self.base_rtt_reg.q.val() + self.c_tq.val();
+            self.p1_tqmd.d.next = self.c_tq.val() + self.base_rtt_reg.q.val() - self.s_rtt.val();
+            if self.rtt_below.val() {
+                self.p1_base_tq.d.next = self.s_rtt.val() + self.c_tq.val();
+                self.p1_tqmd.d.next = self.c_tq.val();
+            }
+            // The timers' differences, so stage 2's loops are a compare of registers and a
+            // select, not a subtraction from the state they update.
+            self.p1_d_clear.d.next = self.s_now.val() - self.clear_ts_reg.q.val();
+            self.p1_d_fair.d.next = self.s_now.val() - self.last_fair_reg.q.val();
+            self.p1_d_prev.d.next = self.s_now.val() - self.p1_now.q.val();
             self.p1_dq_s.d.next = (self.delay.val() << self.c_df.val()) >> self.c_ewma_shift.val();
-            self.p1_tqmd.d.next = self.c_tq.val() - self.delay.val();
-            self.p1_gt_tqh.d.next = self.delay.val() > self.c_tq_high.val();
-            self.p1_lt_tq.d.next = self.delay.val() < self.c_tq.val();
-            self.p1_gt_tq.d.next = self.delay.val() > self.c_tq.val();
+            self.p1_delay.d.next = self.delay.val();
         }
 
         // ---- S2: the other per-ACK state, Algorithm 4's arm, the window in flight.
         self.s2_go.next = self.advance.val() & self.p1_valid.q.val() & !self.p1_malf.q.val();
-        self.can_clear.next =
-            (self.p1_now.q.val() - self.clear_ts_reg.q.val()) > self.p1_base_tq.q.val();
-        self.add.next = self.p1_acked.q.val();
-        if self.p1_probe.q.val() {
-            self.add.next = 0.into();
+        // achievedBDP's clear and the fairness timer: measured in stage 1 from the registers,
+        // or from the `now` of the ACK just ahead when that one reset the timer (it left stage 2
+        // after stage 1 read the register).
+        self.can_clear.next = self.p1_d_clear.q.val() > self.p1_base_tq.q.val();
+        if self.s2_cleared_reg.q.val() {
+            self.can_clear.next = self.p1_d_prev.q.val() > self.p1_base_tq.q.val();
         }
+        // The count saturates at 2^32 - 1: the sum's carry out (no compare after the add).
         self.rx_sum.next =
-            bit_cast::<64, 32>(self.rx_count_reg.q.val()) + bit_cast::<64, 32>(self.add.val());
+            bit_cast::<64, 32>(self.rx_count_reg.q.val()) + bit_cast::<64, 32>(self.p1_add.q.val());
         self.rx_sat.next = bit_cast::<32, 64>(self.rx_sum.val());
-        if self.rx_sum.val() > self.c_sat32.val() {
+        if self.rx_sum.val().get_bit(32) {
             self.rx_sat.next = bit_cast::<32, 64>(self.c_sat32.val());
         }
         self.achieved_new.next = self.achieved_reg.q.val();
@@ -869,8 +901,10 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         if self.s3_decreased.val() {
             self.can_dec.next = (self.p1_now.q.val() - self.p2_now.q.val()) > self.p1_base.q.val();
         }
-        self.can_fair.next =
-            (self.p1_now.q.val() - self.last_fair_reg.q.val()) > self.p1_base.q.val();
+        self.can_fair.next = self.p1_d_fair.q.val() > self.p1_base.q.val();
+        if self.s2_faired_reg.q.val() {
+            self.can_fair.next = self.p1_d_prev.q.val() > self.p1_base.q.val();
+        }
         self.avg_new.next = self.avg_reg.q.val()
             - (self.avg_reg.q.val() >> self.c_ewma_shift.val())
             + self.p1_dq_s.q.val();
@@ -881,6 +915,10 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.out_avg.next = self.avg_reg.q.val();
             self.out_achieved.next = self.achieved_reg.q.val();
             self.out_fair.next = false;
+        }
+        if self.advance.val() {
+            self.s2_cleared_reg.d.next = self.s2_go.val() & self.can_clear.val();
+            self.s2_faired_reg.d.next = self.s2_go.val() & self.can_fair.val();
         }
         if self.s2_go.val() {
             self.avg_reg.d.next = self.avg_new.val();
@@ -908,9 +946,9 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.p2_now.d.next = self.p1_now.q.val();
             self.p2_malf.d.next = self.p1_malf.q.val();
             self.p2_ecn.d.next = self.p1_ecn.q.val();
-            self.p2_gt_tqh.d.next = self.p1_gt_tqh.q.val();
-            self.p2_lt_tq.d.next = self.p1_lt_tq.q.val();
-            self.p2_gt_tq.d.next = self.p1_gt_tq.q.val();
+            self.p2_gt_tqh.d.next = self.p1_delay.q.val() > self.c_tq_high.val();
+            self.p2_lt_tq.d.next = self.p1_delay.q.val() < self.c_tq.val();
+            self.p2_gt_tq.d.next = self.p1_delay.q.val() > self.c_tq.val();
             self.p2_can_dec.d.next = self.can_dec.val();
             self.p2_fair.d.next = self.out_fair.val();
             self.p2_lagw.d.next = self.lagw.val();
@@ -998,8 +1036,7 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
 
         // ---- S9, S10: the products shifted right (by the shift's upper bits, then by its lower
         // three), then ratio = min(.., 2^18 - 1) and the decrease term saturated at 2^17 (the
-        // factor clamps at 1), with where the factor's clamp binds: (1 - gamma) + g > 1 <=>
-        // g > gamma; (1 - gamma) + g < 1/2 <=> g < 1/2 - (1 - gamma).
+        // factor clamps at 1 anyway).
         if self.advance.val() {
             self.p9_xc.d.next = self.mul_c.p.val() >> (self.p8_sh_c.q.val() & self.c_coarse.val());
             self.p9_xa.d.next = self.mul_a.p.val() >> (self.p8_sh_a.q.val() & self.c_coarse.val());
@@ -1009,23 +1046,29 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         self.ratio_full.next = self.p9_xc.q.val() >> self.p9_fine_c.q.val();
         self.g_full.next = self.p9_xa.q.val() >> self.p9_fine_a.q.val();
         if self.advance.val() {
+            // Saturations read off the high bits (OR trees), not 64-bit compares.
             self.p10_ratio.d.next = bit_cast::<32, 64>(self.ratio_full.val());
-            if self.ratio_full.val() > self.c_ratio_max.val() {
+            if (self.ratio_full.val() & !self.c_ratio_max.val()).any() {
                 self.p10_ratio.d.next = bit_cast::<32, 64>(self.c_ratio_max.val());
             }
             self.p10_g.d.next = bit_cast::<18, 64>(self.g_full.val());
-            if self.g_full.val() > self.c_two.val() {
+            if (self.g_full.val() & self.c_above_two.val()).any()
+                | (self.g_full.val().get_bit(17)
+                    & (self.g_full.val() & self.c_below_two.val()).any())
+            {
                 self.p10_g.d.next = bit_cast::<18, 64>(self.c_two.val());
             }
-            self.p10_g_gt.d.next = self.g_full.val() > self.c_g_hi.val();
-            self.p10_g_lt.d.next = self.g_full.val() < self.c_g_lo.val();
         }
 
-        // ---- S11: factor = clamp((1 - gamma) + term, 0.5, 1).
+        // ---- S11: factor = clamp((1 - gamma) + term, 0.5, 1), where (1 - gamma) + g > 1 <=>
+        // g > gamma and (1 - gamma) + g < 1/2 <=> g < 1/2 - (1 - gamma). The compares read the
+        // saturated term: the same answers as the full one, as both bounds are below 2^17.
+        self.g_gt.next = bit_cast::<64, 18>(self.p10_g.q.val()) > self.c_g_hi.val();
+        self.g_lt.next = bit_cast::<64, 18>(self.p10_g.q.val()) < self.c_g_lo.val();
         self.factor.next = self.c_one_minus_gamma.val() + bit_cast::<64, 18>(self.p10_g.q.val());
-        if self.p10_g_gt.q.val() {
+        if self.g_gt.val() {
             self.factor.next = self.c_one.val();
-        } else if self.p10_g_lt.q.val() {
+        } else if self.g_lt.val() {
             self.factor.next = self.c_half.val();
         }
         if self.advance.val() {

@@ -6,14 +6,14 @@
 //!          hi_*_reg (highest PSN acknowledged), rec_*_reg (recovery), probe_ts_reg, rto_ts_reg
 //!
 //!  s_sack_* ─► validate ─► EPSN advance ─► segment marks (SB bits, in [una, nxt)) ─► run of
-//!              acked PSNs after una (rotate + find-first) ─► clear passed slots (rotated mask)
+//!              acked PSNs after una (cyclic find-first) ─► clear passed slots (cyclic range)
 //!                 │
 //!                 ▼
-//!  recovery entry (probe SACK / OOO count) or timeout ─► lost |= rotated range & ~acked
+//!  recovery entry (probe SACK / OOO count) or timeout ─► lost |= cyclic range & ~acked
 //!                 │
 //!                 ▼
-//!  Σ len over lost ─► inflight ─► window gate ─► TX: due probe > lowest lost (rotate + first
-//!                                                one) > new packet (s_new_*) ─► m_*_reg ─► m_*
+//!  Σ len over lost ─► inflight ─► window gate ─► TX: due probe > lowest lost (cyclic
+//!                                                find-first) > new packet (s_new_*) ─► m_*
 //! ```
 //!
 //! Structural difference from the model: the model moves `bytes_claimed` one PSN at a time.
@@ -24,9 +24,18 @@
 //! (wrapping 32-bit). The RTL keeps `new_bytes_reg` and sums the lengths under the step's final
 //! lost bits; no per-PSN claim bookkeeping, same numbers.
 //!
-//! Find-first (the run of acknowledged PSNs, the lowest lost PSN): the lowest set bit is
-//! isolated as `x & !prefix_or_below(x)` (log W shift-OR stages) and its index encoded by one
-//! OR tree per index bit, so the depth grows with log W rather than W, with no carry chain.
+//! **No rotations, no W-bit arithmetic.** A window of PSNs starting at `snd_una` is a cyclic
+//! range of slots `[a, b)`, read off two thermometers (`ge_x` bit `i` = `i >= x`, a shift of
+//! ones): `ge_a & !ge_b`, or `ge_a | !ge_b` when it wraps, or every slot when it spans W PSNs.
+//! A search from `snd_una` (the run of acknowledged PSNs, the lowest lost PSN) is two
+//! find-firsts, one over the slots at or after `slot(una)` and one over all (taken when the
+//! first finds nothing), each isolating the lowest set bit as `x & !prefix_or_below(x)` (log W
+//! shift-OR stages). The chosen one-hot selects its index and its length through OR trees and
+//! clears its lost bit directly. The length array is written through a one-hot write mask
+//! (the slot's decode spread to its 16-bit field by constant shift-and-mask steps), so its
+//! registers load with an enable. An earlier version rotated the bitmaps by `slot(una)`, made
+//! masks as `(1 << n) - 1` (a W-bit subtraction) and wrote the length array with a 16W-bit
+//! variable shift; at W 256 that filled 99% of an ECP5-85 (`docs/timing.md`).
 //!
 //! `W` = `rx_window`, `SB` = `sack_bits`, `LW` = `16 * W` (the packed length array: one 16-bit
 //! length per slot; lengths are at most the MTU, 16384).
@@ -150,10 +159,8 @@ pub struct SackSenderRtl<const W: usize, const SB: usize, const LW: usize> {
     c_rto: Constant<Bits<32>>,
     c_ooo_min: Constant<Bits<32>>,
     c_one: Constant<Bits<32>>,
-    c_four: Constant<Bits<32>>,
     c_w16: Constant<Bits<16>>,
     c_one_w: Constant<Bits<W>>,
-    c_len_field: Constant<Bits<LW>>,
     c_len_mask: Constant<Bits<32>>,
     c_fault_no_ooo: Constant<Bit>,
     /// `c_pow<k>` = 2^k: the shifts of the prefix-OR stages.
@@ -171,19 +178,6 @@ pub struct SackSenderRtl<const W: usize, const SB: usize, const LW: usize> {
     c_pow11: Constant<Bits<16>>,
     run_pre: Signal<Local, Bits<W>>,
     lost_pre: Signal<Local, Bits<W>>,
-    /// `c_sel<k>`: the slots whose index has bit `k` set (the find-first encoders' masks).
-    c_sel0: Constant<Bits<W>>,
-    c_sel1: Constant<Bits<W>>,
-    c_sel2: Constant<Bits<W>>,
-    c_sel3: Constant<Bits<W>>,
-    c_sel4: Constant<Bits<W>>,
-    c_sel5: Constant<Bits<W>>,
-    c_sel6: Constant<Bits<W>>,
-    c_sel7: Constant<Bits<W>>,
-    c_sel8: Constant<Bits<W>>,
-    c_sel9: Constant<Bits<W>>,
-    c_sel10: Constant<Bits<W>>,
-    c_sel11: Constant<Bits<W>>,
 
     una_reg: DFFWithInit<Bits<32>>,
     nxt_reg: DFFWithInit<Bits<32>>,
@@ -247,13 +241,9 @@ pub struct SackSenderRtl<const W: usize, const SB: usize, const LW: usize> {
     acked1: Signal<Local, Bits<W>>,
     // run of acked PSNs after una1
     r1: Signal<Local, Bits<16>>,
-    rot_acked: Signal<Local, Bits<W>>,
-    run_found: Signal<Local, Bit>,
     run: Signal<Local, Bits<32>>,
     run_one: Signal<Local, Bits<W>>,
-    run_idx: Signal<Local, Bits<16>>,
     lost_one: Signal<Local, Bits<W>>,
-    lost_idx16: Signal<Local, Bits<16>>,
     una2: Signal<Local, Bits<32>>,
     outs2: Signal<Local, Bits<32>>,
     r0: Signal<Local, Bits<16>>,
@@ -299,13 +289,11 @@ pub struct SackSenderRtl<const W: usize, const SB: usize, const LW: usize> {
     new_rejected: Signal<Local, Bit>,
     new_ok: Signal<Local, Bit>,
     probe_due: Signal<Local, Bit>,
-    rot_lost: Signal<Local, Bits<W>>,
     lost_found: Signal<Local, Bit>,
-    lost_idx: Signal<Local, Bits<32>>,
     retx_psn: Signal<Local, Bits<32>>,
-    retx_slot: Signal<Local, Bits<32>>,
+    retx_slot: Signal<Local, Bits<16>>,
     retx_len: Signal<Local, Bits<32>>,
-    new_slot: Signal<Local, Bits<32>>,
+    new_slot: Signal<Local, Bits<16>>,
     do_probe: Signal<Local, Bit>,
     do_retx: Signal<Local, Bit>,
     do_new: Signal<Local, Bit>,
@@ -314,6 +302,51 @@ pub struct SackSenderRtl<const W: usize, const SB: usize, const LW: usize> {
     tx_kind: Signal<Local, Bits<2>>,
     inflight_out_raw: Signal<Local, Bits<32>>,
     inflight_out: Signal<Local, Bits<32>>,
+    c_ones_w: Constant<Bits<W>>,
+    /// `c_spread<k>` / `c_spread_sh<k>`: step k of spreading slot bits to field bits.
+    c_spread0: Constant<Bits<LW>>,
+    c_spread_sh0: Constant<Bits<32>>,
+    c_spread1: Constant<Bits<LW>>,
+    c_spread_sh1: Constant<Bits<32>>,
+    c_spread2: Constant<Bits<LW>>,
+    c_spread_sh2: Constant<Bits<32>>,
+    c_spread3: Constant<Bits<LW>>,
+    c_spread_sh3: Constant<Bits<32>>,
+    c_spread4: Constant<Bits<LW>>,
+    c_spread_sh4: Constant<Bits<32>>,
+    c_spread5: Constant<Bits<LW>>,
+    c_spread_sh5: Constant<Bits<32>>,
+    c_spread6: Constant<Bits<LW>>,
+    c_spread_sh6: Constant<Bits<32>>,
+    c_spread7: Constant<Bits<LW>>,
+    c_spread_sh7: Constant<Bits<32>>,
+    c_spread8: Constant<Bits<LW>>,
+    c_spread_sh8: Constant<Bits<32>>,
+    c_spread9: Constant<Bits<LW>>,
+    c_spread_sh9: Constant<Bits<32>>,
+    c_spread10: Constant<Bits<LW>>,
+    c_spread_sh10: Constant<Bits<32>>,
+    c_spread11: Constant<Bits<LW>>,
+    c_spread_sh11: Constant<Bits<32>>,
+    c_blk_mask: Constant<Bits<32>>,
+    c_slot_mask16: Constant<Bits<16>>,
+    ge0: Signal<Local, Bits<W>>,
+    ge_epsn: Signal<Local, Bits<W>>,
+    ge_nxt: Signal<Local, Bits<W>>,
+    ge1: Signal<Local, Bits<W>>,
+    ge2: Signal<Local, Bits<W>>,
+    ge_hi: Signal<Local, Bits<W>>,
+    new_onehot: Signal<Local, Bits<W>>,
+    z_all: Signal<Local, Bits<W>>,
+    z_lo: Signal<Local, Bits<W>>,
+    run_pre_lo: Signal<Local, Bits<W>>,
+    l_lo: Signal<Local, Bits<W>>,
+    lost_pre_lo: Signal<Local, Bits<W>>,
+    epsn_slot: Signal<Local, Bits<16>>,
+    hi_end_slot: Signal<Local, Bits<16>>,
+    run_slot: Signal<Local, Bits<16>>,
+    len_wmask: Signal<Local, Bits<LW>>,
+    len_rep: Signal<Local, Bits<LW>>,
 }
 
 impl<const W: usize, const SB: usize, const LW: usize> SackSenderRtl<W, SB, LW> {
@@ -377,10 +410,8 @@ impl<const W: usize, const SB: usize, const LW: usize> SackSenderRtl<W, SB, LW> 
             c_rto: c32(k.rto_ns as u64),
             c_ooo_min: c32(k.ooo_min_threshold as u64),
             c_one: c32(1),
-            c_four: c32(4),
             c_w16: Constant::new(bits::<16>(W as u64)),
             c_one_w: Constant::new(bits::<W>(1)),
-            c_len_field: Constant::new(bits::<LW>(0xFFFF)),
             c_len_mask: c32(0xFFFF),
             c_fault_no_ooo: Constant::new(k.fault_no_ooo),
             c_pow0: Constant::new(bits::<16>(1)),
@@ -397,18 +428,6 @@ impl<const W: usize, const SB: usize, const LW: usize> SackSenderRtl<W, SB, LW> 
             c_pow11: Constant::new(bits::<16>(2048)),
             run_pre: Default::default(),
             lost_pre: Default::default(),
-            c_sel0: Constant::new(crate::index_bit_mask::<W>(0)),
-            c_sel1: Constant::new(crate::index_bit_mask::<W>(1)),
-            c_sel2: Constant::new(crate::index_bit_mask::<W>(2)),
-            c_sel3: Constant::new(crate::index_bit_mask::<W>(3)),
-            c_sel4: Constant::new(crate::index_bit_mask::<W>(4)),
-            c_sel5: Constant::new(crate::index_bit_mask::<W>(5)),
-            c_sel6: Constant::new(crate::index_bit_mask::<W>(6)),
-            c_sel7: Constant::new(crate::index_bit_mask::<W>(7)),
-            c_sel8: Constant::new(crate::index_bit_mask::<W>(8)),
-            c_sel9: Constant::new(crate::index_bit_mask::<W>(9)),
-            c_sel10: Constant::new(crate::index_bit_mask::<W>(10)),
-            c_sel11: Constant::new(crate::index_bit_mask::<W>(11)),
             una_reg: DFFWithInit::new(psn0),
             nxt_reg: DFFWithInit::new(psn0),
             acked_reg: Default::default(),
@@ -466,13 +485,9 @@ impl<const W: usize, const SB: usize, const LW: usize> SackSenderRtl<W, SB, LW> 
             seg_w: Default::default(),
             acked1: Default::default(),
             r1: Default::default(),
-            rot_acked: Default::default(),
-            run_found: Default::default(),
             run: Default::default(),
             run_one: Default::default(),
-            run_idx: Default::default(),
             lost_one: Default::default(),
-            lost_idx16: Default::default(),
             una2: Default::default(),
             outs2: Default::default(),
             r0: Default::default(),
@@ -515,9 +530,7 @@ impl<const W: usize, const SB: usize, const LW: usize> SackSenderRtl<W, SB, LW> 
             new_rejected: Default::default(),
             new_ok: Default::default(),
             probe_due: Default::default(),
-            rot_lost: Default::default(),
             lost_found: Default::default(),
-            lost_idx: Default::default(),
             retx_psn: Default::default(),
             retx_slot: Default::default(),
             retx_len: Default::default(),
@@ -530,8 +543,63 @@ impl<const W: usize, const SB: usize, const LW: usize> SackSenderRtl<W, SB, LW> 
             tx_kind: Default::default(),
             inflight_out_raw: Default::default(),
             inflight_out: Default::default(),
+            c_ones_w: Constant::new(!bits::<W>(0)),
+            c_spread0: Constant::new(spread_mask::<LW>(W, 0)),
+            c_spread_sh0: c32(15),
+            c_spread1: Constant::new(spread_mask::<LW>(W, 1)),
+            c_spread_sh1: c32(15 << 1),
+            c_spread2: Constant::new(spread_mask::<LW>(W, 2)),
+            c_spread_sh2: c32(15 << 2),
+            c_spread3: Constant::new(spread_mask::<LW>(W, 3)),
+            c_spread_sh3: c32(15 << 3),
+            c_spread4: Constant::new(spread_mask::<LW>(W, 4)),
+            c_spread_sh4: c32(15 << 4),
+            c_spread5: Constant::new(spread_mask::<LW>(W, 5)),
+            c_spread_sh5: c32(15 << 5),
+            c_spread6: Constant::new(spread_mask::<LW>(W, 6)),
+            c_spread_sh6: c32(15 << 6),
+            c_spread7: Constant::new(spread_mask::<LW>(W, 7)),
+            c_spread_sh7: c32(15 << 7),
+            c_spread8: Constant::new(spread_mask::<LW>(W, 8)),
+            c_spread_sh8: c32(15 << 8),
+            c_spread9: Constant::new(spread_mask::<LW>(W, 9)),
+            c_spread_sh9: c32(15 << 9),
+            c_spread10: Constant::new(spread_mask::<LW>(W, 10)),
+            c_spread_sh10: c32(15 << 10),
+            c_spread11: Constant::new(spread_mask::<LW>(W, 11)),
+            c_spread_sh11: c32(15 << 11),
+            c_blk_mask: c32((W as u64 - 1) & !(SB as u64 - 1)),
+            c_slot_mask16: Constant::new(bits::<16>(W as u64 - 1)),
+            ge0: Default::default(),
+            ge_epsn: Default::default(),
+            ge_nxt: Default::default(),
+            ge1: Default::default(),
+            ge2: Default::default(),
+            ge_hi: Default::default(),
+            new_onehot: Default::default(),
+            z_all: Default::default(),
+            z_lo: Default::default(),
+            run_pre_lo: Default::default(),
+            l_lo: Default::default(),
+            lost_pre_lo: Default::default(),
+            epsn_slot: Default::default(),
+            hi_end_slot: Default::default(),
+            run_slot: Default::default(),
+            len_wmask: Default::default(),
+            len_rep: Default::default(),
         }
     }
+}
+
+/// The bit positions the slots of a `w`-slot array occupy after step `k` of the spread (index
+/// bits `k` and above already moved to 16x their weight): slot `i` sits at
+/// `16 * (i >> k << k) + (i & (2^k - 1))`.
+fn spread_mask<const LW: usize>(w: usize, k: usize) -> Bits<LW> {
+    let mut m = Bits::<LW>::default();
+    for i in 0..w {
+        m = m.replace_bit(16 * (i >> k << k) + (i & ((1 << k) - 1)), true);
+    }
+    m
 }
 
 impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W, SB, LW> {
@@ -626,10 +694,24 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
             | (self.d_bytes_sent.val().any() & !self.d_bytes_sent.val().get_bit(31));
         self.sack_ok.next = self.s_sack_valid.val() & !self.malformed.val();
 
+        // ---- Slot thermometers: `ge_x` bit `i` is `i >= x`. A window of PSNs is a cyclic
+        // range of slots, `[a, b)`, read off two of them (no rotation, no W-bit subtraction).
+        self.r0.next = bit_cast::<16, 32>(self.una_reg.q.val() & self.c_slot_mask.val());
+        self.epsn_slot.next = bit_cast::<16, 32>(self.s_sack_epsn.val() & self.c_slot_mask.val());
+        self.new_slot.next = bit_cast::<16, 32>(self.nxt_reg.q.val() & self.c_slot_mask.val());
+        self.new_onehot.next = self.c_one_w.val() << self.new_slot.val();
+        self.ge0.next = self.c_ones_w.val() << self.r0.val();
+        self.ge_epsn.next = self.c_ones_w.val() << self.epsn_slot.val();
+        self.ge_nxt.next = self.c_ones_w.val() << self.new_slot.val();
+
         // ---- EPSN advance, then the segment's bits inside [una1, nxt).
         self.una1.next = self.una_reg.q.val();
+        self.r1.next = self.r0.val();
+        self.ge1.next = self.ge0.val();
         if self.sack_ok.val() & self.epsn_ahead.val() {
             self.una1.next = self.s_sack_epsn.val();
+            self.r1.next = self.epsn_slot.val();
+            self.ge1.next = self.ge_epsn.val();
         }
         self.outs1.next = (self.nxt_reg.q.val() - self.una1.val()) & self.c_psn_mask.val();
         self.seg_ok.next = 0.into();
@@ -645,19 +727,18 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
         if !self.sack_ok.val() {
             self.seg_ok.next = 0.into();
         }
-        // The segment is SB-aligned and SB divides W: its slots are contiguous.
+        // The segment is SB-aligned and SB divides W: its slots are contiguous, at one of
+        // W / SB places (the shift's low bits are constant zeros, so it is a W/SB-way mux).
         self.seg_w.next = bit_cast::<W, SB>(self.seg_ok.val())
-            << bit_cast::<16, 32>(self.s_sack_base.val() & self.c_slot_mask.val());
+            << bit_cast::<16, 32>(self.s_sack_base.val() & self.c_blk_mask.val());
         self.acked1.next = self.acked_reg.q.val() | self.seg_w.val();
 
-        // ---- The run of acknowledged PSNs starting at una1 (first zero after rotating).
-        self.r1.next = bit_cast::<16, 32>(self.una1.val() & self.c_slot_mask.val());
-        self.rot_acked.next = (self.acked1.val() >> self.r1.val())
-            | (self.acked1.val() << (self.c_w16.val() - self.r1.val()));
-        // First zero: isolate the lowest set bit of the inverse (`x & !prefix_or_below(x)`, the
-        // prefix in log W shift-OR stages) and encode it with an OR tree per index bit.
-        self.run_found.next = (!self.rot_acked.val()).any();
-        self.run_pre.next = !self.rot_acked.val() << self.c_pow0.val();
+        // ---- The run of acknowledged PSNs starting at una1: the first unacknowledged slot at
+        // or after slot(una1), else the first one below it (the window wraps). Each find-first
+        // isolates the lowest set bit as `x & !prefix_or_below(x)` (log W shift-OR stages).
+        self.z_all.next = !self.acked1.val();
+        self.z_lo.next = self.z_all.val() & self.ge1.val();
+        self.run_pre.next = self.z_all.val() << self.c_pow0.val();
         self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow0.val());
         self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow1.val());
         self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow2.val());
@@ -670,59 +751,37 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
         self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow9.val());
         self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow10.val());
         self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow11.val());
-        self.run_one.next = !self.rot_acked.val() & !self.run_pre.val();
-        self.run_idx.next = 0.into();
-        self.run_idx.next = self
-            .run_idx
-            .val()
-            .replace_bit(0, (self.run_one.val() & self.c_sel0.val()).any());
-        self.run_idx.next = self
-            .run_idx
-            .val()
-            .replace_bit(1, (self.run_one.val() & self.c_sel1.val()).any());
-        self.run_idx.next = self
-            .run_idx
-            .val()
-            .replace_bit(2, (self.run_one.val() & self.c_sel2.val()).any());
-        self.run_idx.next = self
-            .run_idx
-            .val()
-            .replace_bit(3, (self.run_one.val() & self.c_sel3.val()).any());
-        self.run_idx.next = self
-            .run_idx
-            .val()
-            .replace_bit(4, (self.run_one.val() & self.c_sel4.val()).any());
-        self.run_idx.next = self
-            .run_idx
-            .val()
-            .replace_bit(5, (self.run_one.val() & self.c_sel5.val()).any());
-        self.run_idx.next = self
-            .run_idx
-            .val()
-            .replace_bit(6, (self.run_one.val() & self.c_sel6.val()).any());
-        self.run_idx.next = self
-            .run_idx
-            .val()
-            .replace_bit(7, (self.run_one.val() & self.c_sel7.val()).any());
-        self.run_idx.next = self
-            .run_idx
-            .val()
-            .replace_bit(8, (self.run_one.val() & self.c_sel8.val()).any());
-        self.run_idx.next = self
-            .run_idx
-            .val()
-            .replace_bit(9, (self.run_one.val() & self.c_sel9.val()).any());
-        self.run_idx.next = self
-            .run_idx
-            .val()
-            .replace_bit(10, (self.run_one.val() & self.c_sel10.val()).any());
-        self.run_idx.next = self
-            .run_idx
-            .val()
-            .replace_bit(11, (self.run_one.val() & self.c_sel11.val()).any());
+        self.run_pre_lo.next = self.z_lo.val() << self.c_pow0.val();
+        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow0.val());
+        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow1.val());
+        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow2.val());
+        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow3.val());
+        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow4.val());
+        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow5.val());
+        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow6.val());
+        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow7.val());
+        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow8.val());
+        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow9.val());
+        self.run_pre_lo.next =
+            self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow10.val());
+        self.run_pre_lo.next =
+            self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow11.val());
+        self.run_one.next = self.z_all.val() & !self.run_pre.val();
+        if self.z_lo.val().any() {
+            self.run_one.next = self.z_lo.val() & !self.run_pre_lo.val();
+        }
+        // Index of the one-hot: an OR over the set bit's index (a tree after synthesis).
+        self.run_slot.next = 0.into();
+        for i in 0..W {
+            if self.run_one.val().get_bit(i) {
+                self.run_slot.next = self.run_slot.val() | i.to_bits::<16>();
+            }
+        }
         self.run.next = self.c_window.val();
-        if self.run_found.val() {
-            self.run.next = bit_cast::<32, 16>(self.run_idx.val());
+        if self.z_all.val().any() {
+            self.run.next = bit_cast::<32, 16>(
+                (self.run_slot.val() - self.r1.val()) & self.c_slot_mask16.val(),
+            );
         }
         if self.run.val() > self.outs1.val() {
             self.run.next = self.outs1.val();
@@ -732,15 +791,20 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
             self.una2.next = (self.una1.val() + self.run.val()) & self.c_psn_mask.val();
         }
         self.outs2.next = (self.nxt_reg.q.val() - self.una2.val()) & self.c_psn_mask.val();
-
-        // Forget every slot snd_una passed: rotate a low mask of `adv` ones to slot(una).
-        self.r0.next = bit_cast::<16, 32>(self.una_reg.q.val() & self.c_slot_mask.val());
         self.r2.next = bit_cast::<16, 32>(self.una2.val() & self.c_slot_mask.val());
+        self.ge2.next = self.c_ones_w.val() << self.r2.val();
+
+        // Forget every slot snd_una passed: the cyclic range [slot(una), slot(una2)), all W
+        // slots when it passed W PSNs.
         self.adv.next =
             bit_cast::<16, 32>((self.una2.val() - self.una_reg.q.val()) & self.c_psn_mask.val());
-        self.pass_mask.next = (self.c_one_w.val() << self.adv.val()) - self.c_one_w.val();
-        self.pass_mask.next = (self.pass_mask.val() << self.r0.val())
-            | (self.pass_mask.val() >> (self.c_w16.val() - self.r0.val()));
+        self.pass_mask.next = self.ge0.val() & !self.ge2.val();
+        if self.r2.val() < self.r0.val() {
+            self.pass_mask.next = self.ge0.val() | !self.ge2.val();
+        }
+        if self.adv.val() == self.c_w16.val() {
+            self.pass_mask.next = self.c_ones_w.val();
+        }
         self.acked2.next = self.acked_reg.q.val();
         self.lost2.next = self.lost_reg.q.val();
         if self.sack_ok.val() {
@@ -815,9 +879,18 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
         self.decl_n.next = bit_cast::<16, 32>(
             ((self.hi1.val() - self.una2.val()) & self.c_psn_mask.val()) + self.c_one.val(),
         );
-        self.decl_mask.next = (self.c_one_w.val() << self.decl_n.val()) - self.c_one_w.val();
-        self.decl_mask.next = (self.decl_mask.val() << self.r2.val())
-            | (self.decl_mask.val() >> (self.c_w16.val() - self.r2.val()));
+        // The PSNs [una2, hi1]: the cyclic range [slot(una2), slot(hi1 + 1)), all W slots
+        // when it holds W PSNs.
+        self.hi_end_slot.next =
+            bit_cast::<16, 32>((self.hi1.val() + self.c_one.val()) & self.c_slot_mask.val());
+        self.ge_hi.next = self.c_ones_w.val() << self.hi_end_slot.val();
+        self.decl_mask.next = self.ge2.val() & !self.ge_hi.val();
+        if self.hi_end_slot.val() < self.r2.val() {
+            self.decl_mask.next = self.ge2.val() | !self.ge_hi.val();
+        }
+        if self.decl_n.val() == self.c_w16.val() {
+            self.decl_mask.next = self.c_ones_w.val();
+        }
         self.lost3.next = self.lost2.val();
         if self.enter.val() {
             self.lost3.next = self.lost2.val() | (self.decl_mask.val() & !self.acked2.val());
@@ -828,10 +901,14 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
                 self.loss.next = 2.into();
             }
         }
-        self.range_mask.next =
-            (self.c_one_w.val() << bit_cast::<16, 32>(self.outs2.val())) - self.c_one_w.val();
-        self.range_mask.next = (self.range_mask.val() << self.r2.val())
-            | (self.range_mask.val() >> (self.c_w16.val() - self.r2.val()));
+        // Every outstanding PSN: [slot(una2), slot(nxt)), all W slots when W are outstanding.
+        self.range_mask.next = self.ge2.val() & !self.ge_nxt.val();
+        if self.new_slot.val() < self.r2.val() {
+            self.range_mask.next = self.ge2.val() | !self.ge_nxt.val();
+        }
+        if self.outs2.val() == self.c_window.val() {
+            self.range_mask.next = self.c_ones_w.val();
+        }
         self.timeout.next =
             self.outs2.val().any() & ((self.s_now.val() - self.rto_ts1.val()) > self.c_rto.val());
         if self.timeout.val() {
@@ -872,10 +949,11 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
             & (self.outs2.val() < self.c_window.val());
         self.probe_due.next = self.outs2.val().any()
             & ((self.s_now.val() - self.probe_ts1.val()) >= self.c_probe_interval.val());
-        self.rot_lost.next = (self.lost3.val() >> self.r2.val())
-            | (self.lost3.val() << (self.c_w16.val() - self.r2.val()));
-        self.lost_found.next = self.rot_lost.val().any();
-        self.lost_pre.next = self.rot_lost.val() << self.c_pow0.val();
+        // The lowest lost PSN: the first lost slot at or after slot(una2), else the first one
+        // below it. Lost bits lie only in [una2, nxt), so that is the lowest PSN.
+        self.l_lo.next = self.lost3.val() & self.ge2.val();
+        self.lost_found.next = self.lost3.val().any();
+        self.lost_pre.next = self.lost3.val() << self.c_pow0.val();
         self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow0.val());
         self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow1.val());
         self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow2.val());
@@ -888,66 +966,52 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
         self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow9.val());
         self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow10.val());
         self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow11.val());
-        self.lost_one.next = self.rot_lost.val() & !self.lost_pre.val();
-        self.lost_idx16.next = 0.into();
-        self.lost_idx16.next = self
-            .lost_idx16
-            .val()
-            .replace_bit(0, (self.lost_one.val() & self.c_sel0.val()).any());
-        self.lost_idx16.next = self
-            .lost_idx16
-            .val()
-            .replace_bit(1, (self.lost_one.val() & self.c_sel1.val()).any());
-        self.lost_idx16.next = self
-            .lost_idx16
-            .val()
-            .replace_bit(2, (self.lost_one.val() & self.c_sel2.val()).any());
-        self.lost_idx16.next = self
-            .lost_idx16
-            .val()
-            .replace_bit(3, (self.lost_one.val() & self.c_sel3.val()).any());
-        self.lost_idx16.next = self
-            .lost_idx16
-            .val()
-            .replace_bit(4, (self.lost_one.val() & self.c_sel4.val()).any());
-        self.lost_idx16.next = self
-            .lost_idx16
-            .val()
-            .replace_bit(5, (self.lost_one.val() & self.c_sel5.val()).any());
-        self.lost_idx16.next = self
-            .lost_idx16
-            .val()
-            .replace_bit(6, (self.lost_one.val() & self.c_sel6.val()).any());
-        self.lost_idx16.next = self
-            .lost_idx16
-            .val()
-            .replace_bit(7, (self.lost_one.val() & self.c_sel7.val()).any());
-        self.lost_idx16.next = self
-            .lost_idx16
-            .val()
-            .replace_bit(8, (self.lost_one.val() & self.c_sel8.val()).any());
-        self.lost_idx16.next = self
-            .lost_idx16
-            .val()
-            .replace_bit(9, (self.lost_one.val() & self.c_sel9.val()).any());
-        self.lost_idx16.next = self
-            .lost_idx16
-            .val()
-            .replace_bit(10, (self.lost_one.val() & self.c_sel10.val()).any());
-        self.lost_idx16.next = self
-            .lost_idx16
-            .val()
-            .replace_bit(11, (self.lost_one.val() & self.c_sel11.val()).any());
-        self.lost_idx.next = bit_cast::<32, 16>(self.lost_idx16.val());
-        self.retx_psn.next = (self.una2.val() + self.lost_idx.val()) & self.c_psn_mask.val();
-        self.retx_slot.next = self.retx_psn.val() & self.c_slot_mask.val();
-        self.retx_len_16.next = self
-            .len_reg
-            .q
-            .val()
-            .get_bits::<16>((self.retx_slot.val() << self.c_four.val()).index());
+        self.lost_pre_lo.next = self.l_lo.val() << self.c_pow0.val();
+        self.lost_pre_lo.next =
+            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow0.val());
+        self.lost_pre_lo.next =
+            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow1.val());
+        self.lost_pre_lo.next =
+            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow2.val());
+        self.lost_pre_lo.next =
+            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow3.val());
+        self.lost_pre_lo.next =
+            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow4.val());
+        self.lost_pre_lo.next =
+            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow5.val());
+        self.lost_pre_lo.next =
+            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow6.val());
+        self.lost_pre_lo.next =
+            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow7.val());
+        self.lost_pre_lo.next =
+            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow8.val());
+        self.lost_pre_lo.next =
+            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow9.val());
+        self.lost_pre_lo.next =
+            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow10.val());
+        self.lost_pre_lo.next =
+            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow11.val());
+        self.lost_one.next = self.lost3.val() & !self.lost_pre.val();
+        if self.l_lo.val().any() {
+            self.lost_one.next = self.l_lo.val() & !self.lost_pre_lo.val();
+        }
+        // Its slot (an OR of the set bit's index) and its length (an OR of the one selected
+        // field), both trees after synthesis.
+        self.retx_slot.next = 0.into();
+        self.retx_len_16.next = 0.into();
+        for i in 0..W {
+            if self.lost_one.val().get_bit(i) {
+                self.retx_slot.next = self.retx_slot.val() | i.to_bits::<16>();
+                self.retx_len_16.next =
+                    self.retx_len_16.val() | self.len_reg.q.val().get_bits::<16>(i * 16);
+            }
+        }
+        self.retx_psn.next = (self.una2.val()
+            + bit_cast::<32, 16>(
+                (self.retx_slot.val() - self.r2.val()) & self.c_slot_mask16.val(),
+            ))
+            & self.c_psn_mask.val();
         self.retx_len.next = bit_cast::<32, 16>(self.retx_len_16.val());
-        self.new_slot.next = self.nxt_reg.q.val() & self.c_slot_mask.val();
         self.do_probe.next = self.s_tx_ready.val() & self.probe_due.val();
         self.do_retx.next = self.s_tx_ready.val()
             & !self.probe_due.val()
@@ -978,6 +1042,60 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
         if self.inflight_out_raw.val().get_bit(31) {
             self.inflight_out.next = 0.into();
         }
+        // The length array's write: the new packet's field, selected by the slot's one-hot
+        // spread to bit 16 * slot (log W constant shift-and-mask steps: index bit k of a slot
+        // moves it by 15 * 2^k) and smeared over the field. Only wiring and a W-way decode,
+        // not a shift of the whole array.
+        self.len_wmask.next = bit_cast::<LW, W>(self.new_onehot.val());
+        self.len_wmask.next = (self.len_wmask.val()
+            | (self.len_wmask.val() << self.c_spread_sh11.val()))
+            & self.c_spread11.val();
+        self.len_wmask.next = (self.len_wmask.val()
+            | (self.len_wmask.val() << self.c_spread_sh10.val()))
+            & self.c_spread10.val();
+        self.len_wmask.next = (self.len_wmask.val()
+            | (self.len_wmask.val() << self.c_spread_sh9.val()))
+            & self.c_spread9.val();
+        self.len_wmask.next = (self.len_wmask.val()
+            | (self.len_wmask.val() << self.c_spread_sh8.val()))
+            & self.c_spread8.val();
+        self.len_wmask.next = (self.len_wmask.val()
+            | (self.len_wmask.val() << self.c_spread_sh7.val()))
+            & self.c_spread7.val();
+        self.len_wmask.next = (self.len_wmask.val()
+            | (self.len_wmask.val() << self.c_spread_sh6.val()))
+            & self.c_spread6.val();
+        self.len_wmask.next = (self.len_wmask.val()
+            | (self.len_wmask.val() << self.c_spread_sh5.val()))
+            & self.c_spread5.val();
+        self.len_wmask.next = (self.len_wmask.val()
+            | (self.len_wmask.val() << self.c_spread_sh4.val()))
+            & self.c_spread4.val();
+        self.len_wmask.next = (self.len_wmask.val()
+            | (self.len_wmask.val() << self.c_spread_sh3.val()))
+            & self.c_spread3.val();
+        self.len_wmask.next = (self.len_wmask.val()
+            | (self.len_wmask.val() << self.c_spread_sh2.val()))
+            & self.c_spread2.val();
+        self.len_wmask.next = (self.len_wmask.val()
+            | (self.len_wmask.val() << self.c_spread_sh1.val()))
+            & self.c_spread1.val();
+        self.len_wmask.next = (self.len_wmask.val()
+            | (self.len_wmask.val() << self.c_spread_sh0.val()))
+            & self.c_spread0.val();
+        self.len_wmask.next = self.len_wmask.val() | (self.len_wmask.val() << self.c_pow0.val());
+        self.len_wmask.next = self.len_wmask.val() | (self.len_wmask.val() << self.c_pow1.val());
+        self.len_wmask.next = self.len_wmask.val() | (self.len_wmask.val() << self.c_pow2.val());
+        self.len_wmask.next = self.len_wmask.val() | (self.len_wmask.val() << self.c_pow3.val());
+        self.len_rep.next = bit_cast::<LW, 32>(self.s_new_len.val() & self.c_len_mask.val());
+        self.len_rep.next = self.len_rep.val() | (self.len_rep.val() << self.c_pow4.val());
+        self.len_rep.next = self.len_rep.val() | (self.len_rep.val() << self.c_pow5.val());
+        self.len_rep.next = self.len_rep.val() | (self.len_rep.val() << self.c_pow6.val());
+        self.len_rep.next = self.len_rep.val() | (self.len_rep.val() << self.c_pow7.val());
+        self.len_rep.next = self.len_rep.val() | (self.len_rep.val() << self.c_pow8.val());
+        self.len_rep.next = self.len_rep.val() | (self.len_rep.val() << self.c_pow9.val());
+        self.len_rep.next = self.len_rep.val() | (self.len_rep.val() << self.c_pow10.val());
+        self.len_rep.next = self.len_rep.val() | (self.len_rep.val() << self.c_pow11.val());
 
         // ---- State update.
         if self.fire.val() {
@@ -1016,10 +1134,7 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
                 self.cnt_probes_reg.d.next = self.cnt_probes_reg.q.val() + self.c_one.val();
             }
             if self.do_retx.val() {
-                self.lost_reg.d.next = self
-                    .lost3
-                    .val()
-                    .replace_bit(self.retx_slot.val().index(), false);
+                self.lost_reg.d.next = self.lost3.val() & !self.lost_one.val();
                 self.bytes_sent_reg.d.next = self.bytes_sent_reg.q.val() + self.retx_len.val();
                 self.cnt_retx_reg.d.next = self.cnt_retx_reg.q.val() + self.c_one.val();
             }
@@ -1028,18 +1143,10 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
                     self.rto_ts_reg.d.next = self.s_now.val();
                     self.probe_ts_reg.d.next = self.s_now.val();
                 }
-                self.len_reg.d.next = (self.len_reg.q.val()
-                    & !(self.c_len_field.val() << (self.new_slot.val() << self.c_four.val())))
-                    | (bit_cast::<LW, 32>(self.s_new_len.val() & self.c_len_mask.val())
-                        << (self.new_slot.val() << self.c_four.val()));
-                self.acked_reg.d.next = self
-                    .acked2
-                    .val()
-                    .replace_bit(self.new_slot.val().index(), false);
-                self.lost_reg.d.next = self
-                    .lost3
-                    .val()
-                    .replace_bit(self.new_slot.val().index(), false);
+                self.len_reg.d.next = (self.len_reg.q.val() & !self.len_wmask.val())
+                    | (self.len_rep.val() & self.len_wmask.val());
+                self.acked_reg.d.next = self.acked2.val() & !self.new_onehot.val();
+                self.lost_reg.d.next = self.lost3.val() & !self.new_onehot.val();
                 self.nxt_reg.d.next =
                     (self.nxt_reg.q.val() + self.c_one.val()) & self.c_psn_mask.val();
                 self.bytes_sent_reg.d.next = self.bytes_sent_reg.q.val() + self.s_new_len.val();
