@@ -179,9 +179,8 @@ pub struct CwndUnitRtl<const R: usize> {
     c_half: Constant<Bits<64>>,
     c_one: Constant<Bits<64>>,
     c_two: Constant<Bits<64>>,
-    /// The bits above 2^17, and below it.
-    c_above_two: Constant<Bits<64>>,
-    c_below_two: Constant<Bits<64>>,
+    /// The bits from 2^17 up: the decrease term saturates when one is set.
+    c_from_two: Constant<Bits<64>>,
     c_coarse: Constant<Bits<8>>,
     c_fine: Constant<Bits<8>>,
     c_g_hi: Constant<Bits<64>>,
@@ -456,8 +455,7 @@ impl<const R: usize> CwndUnitRtl<R> {
             c_half: c64(1 << 15),
             c_one: c64(1 << 16),
             c_two: c64(1 << 17),
-            c_above_two: c64(!((1u64 << 18) - 1)),
-            c_below_two: c64((1 << 17) - 1),
+            c_from_two: c64(!((1u64 << 17) - 1)),
             c_coarse: c8(0xF8),
             c_fine: c8(0x07),
             c_g_hi: c64(k.gamma_q16 as u64),
@@ -1052,10 +1050,8 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
                 self.p10_ratio.d.next = bit_cast::<32, 64>(self.c_ratio_max.val());
             }
             self.p10_g.d.next = bit_cast::<18, 64>(self.g_full.val());
-            if (self.g_full.val() & self.c_above_two.val()).any()
-                | (self.g_full.val().get_bit(17)
-                    & (self.g_full.val() & self.c_below_two.val()).any())
-            {
+            // (at exactly 2^17 the select gives the same value)
+            if (self.g_full.val() & self.c_from_two.val()).any() {
                 self.p10_g.d.next = bit_cast::<18, 64>(self.c_two.val());
             }
         }

@@ -163,19 +163,6 @@ pub struct SackSenderRtl<const W: usize, const SB: usize, const LW: usize> {
     c_one_w: Constant<Bits<W>>,
     c_len_mask: Constant<Bits<32>>,
     c_fault_no_ooo: Constant<Bit>,
-    /// `c_pow<k>` = 2^k: the shifts of the prefix-OR stages.
-    c_pow0: Constant<Bits<16>>,
-    c_pow1: Constant<Bits<16>>,
-    c_pow2: Constant<Bits<16>>,
-    c_pow3: Constant<Bits<16>>,
-    c_pow4: Constant<Bits<16>>,
-    c_pow5: Constant<Bits<16>>,
-    c_pow6: Constant<Bits<16>>,
-    c_pow7: Constant<Bits<16>>,
-    c_pow8: Constant<Bits<16>>,
-    c_pow9: Constant<Bits<16>>,
-    c_pow10: Constant<Bits<16>>,
-    c_pow11: Constant<Bits<16>>,
     run_pre: Signal<Local, Bits<W>>,
     lost_pre: Signal<Local, Bits<W>>,
 
@@ -303,6 +290,8 @@ pub struct SackSenderRtl<const W: usize, const SB: usize, const LW: usize> {
     inflight_out_raw: Signal<Local, Bits<32>>,
     inflight_out: Signal<Local, Bits<32>>,
     c_ones_w: Constant<Bits<W>>,
+    /// 1: `c_one16 << k` is the shift of a shift-OR stage (2^k).
+    c_one16: Constant<Bits<16>>,
     /// `c_spread<k>` / `c_spread_sh<k>`: step k of spreading slot bits to field bits.
     c_spread0: Constant<Bits<LW>>,
     c_spread_sh0: Constant<Bits<32>>,
@@ -414,18 +403,6 @@ impl<const W: usize, const SB: usize, const LW: usize> SackSenderRtl<W, SB, LW> 
             c_one_w: Constant::new(bits::<W>(1)),
             c_len_mask: c32(0xFFFF),
             c_fault_no_ooo: Constant::new(k.fault_no_ooo),
-            c_pow0: Constant::new(bits::<16>(1)),
-            c_pow1: Constant::new(bits::<16>(2)),
-            c_pow2: Constant::new(bits::<16>(4)),
-            c_pow3: Constant::new(bits::<16>(8)),
-            c_pow4: Constant::new(bits::<16>(16)),
-            c_pow5: Constant::new(bits::<16>(32)),
-            c_pow6: Constant::new(bits::<16>(64)),
-            c_pow7: Constant::new(bits::<16>(128)),
-            c_pow8: Constant::new(bits::<16>(256)),
-            c_pow9: Constant::new(bits::<16>(512)),
-            c_pow10: Constant::new(bits::<16>(1024)),
-            c_pow11: Constant::new(bits::<16>(2048)),
             run_pre: Default::default(),
             lost_pre: Default::default(),
             una_reg: DFFWithInit::new(psn0),
@@ -544,6 +521,7 @@ impl<const W: usize, const SB: usize, const LW: usize> SackSenderRtl<W, SB, LW> 
             inflight_out_raw: Default::default(),
             inflight_out: Default::default(),
             c_ones_w: Constant::new(!bits::<W>(0)),
+            c_one16: Constant::new(bits::<16>(1)),
             c_spread0: Constant::new(spread_mask::<LW>(W, 0)),
             c_spread_sh0: c32(15),
             c_spread1: Constant::new(spread_mask::<LW>(W, 1)),
@@ -738,34 +716,16 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
         // isolates the lowest set bit as `x & !prefix_or_below(x)` (log W shift-OR stages).
         self.z_all.next = !self.acked1.val();
         self.z_lo.next = self.z_all.val() & self.ge1.val();
-        self.run_pre.next = self.z_all.val() << self.c_pow0.val();
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow0.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow1.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow2.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow3.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow4.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow5.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow6.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow7.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow8.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow9.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow10.val());
-        self.run_pre.next = self.run_pre.val() | (self.run_pre.val() << self.c_pow11.val());
-        self.run_pre_lo.next = self.z_lo.val() << self.c_pow0.val();
-        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow0.val());
-        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow1.val());
-        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow2.val());
-        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow3.val());
-        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow4.val());
-        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow5.val());
-        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow6.val());
-        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow7.val());
-        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow8.val());
-        self.run_pre_lo.next = self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow9.val());
-        self.run_pre_lo.next =
-            self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow10.val());
-        self.run_pre_lo.next =
-            self.run_pre_lo.val() | (self.run_pre_lo.val() << self.c_pow11.val());
+        self.run_pre.next = self.z_all.val() << self.c_one16.val();
+        for k in 0..12usize {
+            self.run_pre.next = self.run_pre.val()
+                | (self.run_pre.val() << (self.c_one16.val() << k.to_bits::<16>()));
+        }
+        self.run_pre_lo.next = self.z_lo.val() << self.c_one16.val();
+        for k in 0..12usize {
+            self.run_pre_lo.next = self.run_pre_lo.val()
+                | (self.run_pre_lo.val() << (self.c_one16.val() << k.to_bits::<16>()));
+        }
         self.run_one.next = self.z_all.val() & !self.run_pre.val();
         if self.z_lo.val().any() {
             self.run_one.next = self.z_lo.val() & !self.run_pre_lo.val();
@@ -953,44 +913,16 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
         // below it. Lost bits lie only in [una2, nxt), so that is the lowest PSN.
         self.l_lo.next = self.lost3.val() & self.ge2.val();
         self.lost_found.next = self.lost3.val().any();
-        self.lost_pre.next = self.lost3.val() << self.c_pow0.val();
-        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow0.val());
-        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow1.val());
-        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow2.val());
-        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow3.val());
-        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow4.val());
-        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow5.val());
-        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow6.val());
-        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow7.val());
-        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow8.val());
-        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow9.val());
-        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow10.val());
-        self.lost_pre.next = self.lost_pre.val() | (self.lost_pre.val() << self.c_pow11.val());
-        self.lost_pre_lo.next = self.l_lo.val() << self.c_pow0.val();
-        self.lost_pre_lo.next =
-            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow0.val());
-        self.lost_pre_lo.next =
-            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow1.val());
-        self.lost_pre_lo.next =
-            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow2.val());
-        self.lost_pre_lo.next =
-            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow3.val());
-        self.lost_pre_lo.next =
-            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow4.val());
-        self.lost_pre_lo.next =
-            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow5.val());
-        self.lost_pre_lo.next =
-            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow6.val());
-        self.lost_pre_lo.next =
-            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow7.val());
-        self.lost_pre_lo.next =
-            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow8.val());
-        self.lost_pre_lo.next =
-            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow9.val());
-        self.lost_pre_lo.next =
-            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow10.val());
-        self.lost_pre_lo.next =
-            self.lost_pre_lo.val() | (self.lost_pre_lo.val() << self.c_pow11.val());
+        self.lost_pre.next = self.lost3.val() << self.c_one16.val();
+        for k in 0..12usize {
+            self.lost_pre.next = self.lost_pre.val()
+                | (self.lost_pre.val() << (self.c_one16.val() << k.to_bits::<16>()));
+        }
+        self.lost_pre_lo.next = self.l_lo.val() << self.c_one16.val();
+        for k in 0..12usize {
+            self.lost_pre_lo.next = self.lost_pre_lo.val()
+                | (self.lost_pre_lo.val() << (self.c_one16.val() << k.to_bits::<16>()));
+        }
         self.lost_one.next = self.lost3.val() & !self.lost_pre.val();
         if self.l_lo.val().any() {
             self.lost_one.next = self.l_lo.val() & !self.lost_pre_lo.val();
@@ -1083,19 +1015,15 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
         self.len_wmask.next = (self.len_wmask.val()
             | (self.len_wmask.val() << self.c_spread_sh0.val()))
             & self.c_spread0.val();
-        self.len_wmask.next = self.len_wmask.val() | (self.len_wmask.val() << self.c_pow0.val());
-        self.len_wmask.next = self.len_wmask.val() | (self.len_wmask.val() << self.c_pow1.val());
-        self.len_wmask.next = self.len_wmask.val() | (self.len_wmask.val() << self.c_pow2.val());
-        self.len_wmask.next = self.len_wmask.val() | (self.len_wmask.val() << self.c_pow3.val());
+        for k in 0..4usize {
+            self.len_wmask.next = self.len_wmask.val()
+                | (self.len_wmask.val() << (self.c_one16.val() << k.to_bits::<16>()));
+        }
         self.len_rep.next = bit_cast::<LW, 32>(self.s_new_len.val() & self.c_len_mask.val());
-        self.len_rep.next = self.len_rep.val() | (self.len_rep.val() << self.c_pow4.val());
-        self.len_rep.next = self.len_rep.val() | (self.len_rep.val() << self.c_pow5.val());
-        self.len_rep.next = self.len_rep.val() | (self.len_rep.val() << self.c_pow6.val());
-        self.len_rep.next = self.len_rep.val() | (self.len_rep.val() << self.c_pow7.val());
-        self.len_rep.next = self.len_rep.val() | (self.len_rep.val() << self.c_pow8.val());
-        self.len_rep.next = self.len_rep.val() | (self.len_rep.val() << self.c_pow9.val());
-        self.len_rep.next = self.len_rep.val() | (self.len_rep.val() << self.c_pow10.val());
-        self.len_rep.next = self.len_rep.val() | (self.len_rep.val() << self.c_pow11.val());
+        for k in 4..12usize {
+            self.len_rep.next = self.len_rep.val()
+                | (self.len_rep.val() << (self.c_one16.val() << k.to_bits::<16>()));
+        }
 
         // ---- State update.
         if self.fire.val() {
