@@ -2,13 +2,14 @@
 //! clock, latency 15 (`strack_config::CWND_LATENCY`), bit-exact with `golden_model::cwnd_unit`.
 //!
 //! ```text
-//!  S1            S2                S3               S4          S5,S6 S7,S8          S9,S10           S11      S12,S13      S14            S15 (the loop)
-//! s_rtt ─► base_rtt (min), ─► achievedBDP, ─► Algorithm 4's ─► norm, ─► ROM ─► acked x T(w)  ─► shift (upper, ─► factor ─► K x ratio ─► + inc / - dec ─► (cwnd_reg | cut)
-//! s_*      delay, diffs       timers, EWMA    arm; lzc of      shift          g*tq x T(avg)    lower bits),     clamp     w x factor   + eta: addend   + d, clamped to
-//!                             w = cwnd_reg    w, avg_delay     amounts                         saturate                               d, clamp bounds [MTU + e, max]
-//!                             alpha x (tq - delay) ───────────────► gain ─────────────────────────────────────────►                                   │
-//!                              ▲                                                                                                                     │
-//!                              └───────────────────────────────────────────────── cwnd_reg ◄─────────────────────────────────────────────────────────┘
+//!  S1           S2             S3            S4             S5      S6..S8          S9,S10          S11     S12,S13       S14              S15 (the loop)
+//! s_rtt ─► base_rtt, ─► achievedBDP, ─► arm's    ─► Algorithm 4's ─► ROM;   ─► acked x T(w),      ─► shift,    ─► factor ─► K x ratio, ─► d and the      ─► cwnd_reg + d,
+//! s_*      delay,       timers, EWMA;   compares;   arm; w, avg     shift      g*tq x T(avg)        saturate      clamp     w x factor;   bounds: one add    clamped to
+//!          diffs        w = cwnd_reg    msb one-    normalised     amounts                                                bounds' parts per arm, or the   [MTU + e, max]
+//!                                       hots                                                                                          cut's result        │
+//!                       alpha x (tq - delay) ───────► gain ───────────────────────────────────────────────────►                                           │
+//!                        ▲                                                                                                                                │
+//!                        └────────────────────────────────────────── cwnd_reg ◄───────────────────────────────────────────────────────────────────────────┘
 //! ```
 //!
 //! Why this shape: the paper's window update divides by the window and multiplies the result,
@@ -16,24 +17,27 @@
 //! window; the amounts are computed from `w`, the window register as stage 2 reads it, which
 //! does not yet include the ACKs ahead in stages 3 to 15 (the model's
 //! `step_pipelined(.., ahead)`, `ahead` being those ACKs). Stage 1 keeps the base-RTT loop,
-//! stage 2 the other per-ACK state (achievedBDP, the two timestamps, the EWMA), and stage 3
-//! Algorithm 4's arm (a decrease there forwards its timestamp to the next ACK's timer in stage 2),
-//! so every state but the window is exact per ACK. Every product is two stages (partial
-//! products, then their sum: [`MulPipe32`], [`MulPipe48x16`]); `gamma*tq` is one constant, so
-//! the decrease factor is one product after the reciprocal; the products' scaling shifts are
-//! computed ahead and applied over two stages. Stage 14 turns the arm into one signed addend
-//! `d` and the clamp bounds measured against it, so the loop in stage 15 is a select, an add
-//! and two compares.
+//! stage 2 the other per-ACK state (achievedBDP, the two timestamps, the EWMA), and stage 4
+//! Algorithm 4's arm (a decrease there moves the decrease timestamp; the next three ACKs'
+//! intervals are measured in stages 1 and 2 from every timestamp they may run from, and stage
+//! 3 picks one), so every state but the window is exact per ACK. Every product is two stages
+//! (partial products, then their sum: [`MulPipe32`], [`MulPipe48x16`]); `gamma*tq` is one
+//! constant, so the decrease factor is one product after the reciprocal; the products' scaling
+//! shifts are computed ahead and applied over two stages. Stage 14 turns the arm into one
+//! signed addend `d` and the clamp bounds measured against it, each one add of a product and a
+//! stage-13 register, so the loop in stage 15 is an add, two compares and a select.
 //!
-//! Divisions are the model's reciprocal-table approximation: a leading-zero count, a
-//! `2^R x 16` ROM (the shared `strack_config::recip_table_entry` constants), a multiply and a
-//! barrel shift.
+//! Divisions are the model's reciprocal-table approximation: a normalisation (the highest set
+//! bit as a one-hot in stage 3, [`MsbOneHot32`]; the word shifted up to it and the leading-zero
+//! count in stage 4, [`Normalize32`]), a `2^R x 16` ROM (the shared
+//! `strack_config::recip_table_entry` constants), a multiply and a barrel shift.
 //!
 //! Handshake as every block: `s_ready = !m_valid | m_ready`; the whole pipeline advances
 //! together on it; the result of an ACK accepted in cycle t is on `m_*` from t+15; all `m_*`
 //! read 0 when the output stage advances without one. `status_malformed_count` counts when
 //! the ACK is taken.
 
+use crate::init_dff::InitDff;
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::ROM;
 use std::collections::BTreeMap;
@@ -103,6 +107,119 @@ impl Logic for MulPipe48x16 {
             self.p_reg.d.next = bit_cast::<64, 32>(self.p0.q.val())
                 + (bit_cast::<64, 32>(self.p1.q.val()) << 16)
                 + (bit_cast::<64, 32>(self.p2.q.val()) << 32);
+        }
+    }
+}
+
+/// The highest set bit of a word as a one-hot (0 for zero), in log depth: the ones smeared
+/// downwards by five shift-OR steps (a thermometer up to the highest set bit), then the
+/// thermometer's top edge. The first half of the reciprocal table's normalisation, which as a
+/// 32-step leading-zero chain and then a barrel shift was the unit's critical path.
+#[derive(LogicBlock)]
+pub struct MsbOneHot32 {
+    pub x: Signal<In, Bits<32>>,
+    pub top: Signal<Out, Bits<32>>,
+    c_one: Constant<Bits<32>>,
+    smear: Signal<Local, Bits<32>>,
+}
+
+impl Default for MsbOneHot32 {
+    fn default() -> Self {
+        MsbOneHot32 {
+            x: Default::default(),
+            top: Default::default(),
+            c_one: Constant::new(bits::<32>(1)),
+            smear: Default::default(),
+        }
+    }
+}
+
+impl Logic for MsbOneHot32 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.smear.next = self.x.val();
+        for k in 0..5usize {
+            self.smear.next =
+                self.smear.val() | (self.smear.val() >> (self.c_one.val() << k.to_bits::<32>()));
+        }
+        self.top.next = self.smear.val() & !(self.smear.val() >> self.c_one.val());
+    }
+}
+
+/// The second half, from [`MsbOneHot32`]'s one-hot `top` of `x`: `n = x << lz` (the highest
+/// set bit moved to bit 31; bit `b` of it is one AND-OR over the one-hot, no barrel shift) and
+/// `lz`, the leading zeros (32 for zero; `31 - index` is the index inverted), from one OR
+/// tree per index bit.
+#[derive(LogicBlock)]
+pub struct Normalize32 {
+    pub x: Signal<In, Bits<32>>,
+    pub top: Signal<In, Bits<32>>,
+    pub n: Signal<Out, Bits<32>>,
+    pub lz: Signal<Out, Bits<8>>,
+    c_sel0: Constant<Bits<32>>,
+    c_sel1: Constant<Bits<32>>,
+    c_sel2: Constant<Bits<32>>,
+    c_sel3: Constant<Bits<32>>,
+    c_sel4: Constant<Bits<32>>,
+    c_31: Constant<Bits<8>>,
+    c_32: Constant<Bits<8>>,
+    idx: Signal<Local, Bits<8>>,
+}
+
+impl Default for Normalize32 {
+    fn default() -> Self {
+        Normalize32 {
+            x: Default::default(),
+            top: Default::default(),
+            n: Default::default(),
+            lz: Default::default(),
+            c_sel0: Constant::new(crate::index_bit_mask::<32>(0)),
+            c_sel1: Constant::new(crate::index_bit_mask::<32>(1)),
+            c_sel2: Constant::new(crate::index_bit_mask::<32>(2)),
+            c_sel3: Constant::new(crate::index_bit_mask::<32>(3)),
+            c_sel4: Constant::new(crate::index_bit_mask::<32>(4)),
+            c_31: Constant::new(bits::<8>(31)),
+            c_32: Constant::new(bits::<8>(32)),
+            idx: Default::default(),
+        }
+    }
+}
+
+impl Logic for Normalize32 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Bit b of x << (31 - i) is x[i - 31 + b]: set where the one-hot's bit i is.
+        self.n.next = 0.into();
+        for b in 0..32usize {
+            self.n.next = self.n.val().replace_bit(
+                b,
+                (self.top.val() & (self.x.val() << (31 - b).to_bits::<8>())).any(),
+            );
+        }
+        self.idx.next = 0.into();
+        self.idx.next = self
+            .idx
+            .val()
+            .replace_bit(0, (self.top.val() & self.c_sel0.val()).any());
+        self.idx.next = self
+            .idx
+            .val()
+            .replace_bit(1, (self.top.val() & self.c_sel1.val()).any());
+        self.idx.next = self
+            .idx
+            .val()
+            .replace_bit(2, (self.top.val() & self.c_sel2.val()).any());
+        self.idx.next = self
+            .idx
+            .val()
+            .replace_bit(3, (self.top.val() & self.c_sel3.val()).any());
+        self.idx.next = self
+            .idx
+            .val()
+            .replace_bit(4, (self.top.val() & self.c_sel4.val()).any());
+        self.lz.next = self.c_32.val();
+        if self.top.val().any() {
+            self.lz.next = self.idx.val() ^ self.c_31.val();
         }
     }
 }
@@ -189,6 +306,9 @@ pub struct CwndUnitRtl<const R: usize> {
     c_one32: Constant<Bits<32>>,
     /// 2^36: the loop's bounds are compared with this offset so that they stay unsigned.
     c_bias: Constant<Bits<40>>,
+    /// `max_cwnd + 2^36` and `MTU + 2^36`.
+    c_max_bias: Constant<Bits<40>>,
+    c_mtu_bias: Constant<Bits<40>>,
     c_fair_bit: Constant<Bits<64>>,
     /// The arm codes (`BRANCH_*`).
     c_arm_additive: Constant<Bits<3>>,
@@ -199,8 +319,8 @@ pub struct CwndUnitRtl<const R: usize> {
     c_arm_malformed: Constant<Bits<3>>,
 
     // State.
-    cwnd_reg: DFFWithInit<Bits<32>>,
-    base_rtt_reg: DFFWithInit<Bits<32>>,
+    cwnd_reg: InitDff<Bits<32>>,
+    base_rtt_reg: InitDff<Bits<32>>,
     avg_reg: DFF<Bits<32>>,
     last_dec_reg: DFF<Bits<32>>,
     last_fair_reg: DFF<Bits<32>>,
@@ -228,6 +348,16 @@ pub struct CwndUnitRtl<const R: usize> {
     /// turn (so the next ACK's timer runs from its `now`).
     s2_cleared_reg: DFF<Bit>,
     s2_faired_reg: DFF<Bit>,
+    /// Stage 1's `now - last_dec` from the register, and `now -` the `now` of the ACKs in
+    /// stages 3 and 4 (two and three ahead; the decision in stage 4 writes the register after
+    /// this stage has read it).
+    p1_d_dec: DFF<Bits<32>>,
+    p1_d_prev2: DFF<Bits<32>>,
+    p1_d_prev3: DFF<Bits<32>>,
+    /// The ACKs that left stage 4 on the last advance and on the one before decreased the
+    /// window.
+    s4_dec1_reg: DFF<Bit>,
+    s4_dec2_reg: DFF<Bit>,
     p1_tqmd: DFF<Bits<32>>,
     p1_delay: DFF<Bits<32>>,
     p2_now: DFF<Bits<32>>,
@@ -236,14 +366,33 @@ pub struct CwndUnitRtl<const R: usize> {
     p2_gt_tqh: DFF<Bit>,
     p2_lt_tq: DFF<Bit>,
     p2_gt_tq: DFF<Bit>,
-    p2_can_dec: DFF<Bit>,
+    /// `now - last_dec > base` from each of the four timestamps it may run from (the
+    /// register, or the ACK one, two or three ahead), chosen in stage 3.
+    p2_cd0: DFF<Bit>,
+    p2_cd1: DFF<Bit>,
+    p2_cd2: DFF<Bit>,
+    p2_cd3: DFF<Bit>,
     p2_fair: DFF<Bit>,
     p2_valid: DFF<Bit>,
     p2_o: DFF<Bits<64>>,
-    p2_q: DFF<Bits<64>>,
+    /// achievedBDP after this ACK, as its two candidates and the choice (made in stage 3, so
+    /// that the clear's compare drives one flip-flop, not a 32-bit select).
+    p2_ach_new: DFF<Bits<32>>,
+    p2_ach_old: DFF<Bits<32>>,
+    p2_ach_sel: DFF<Bit>,
     p2_lagw: DFF<Bits<32>>,
     p3_valid: DFF<Bit>,
     p3_o: DFF<Bits<64>>,
+    p3_now: DFF<Bits<32>>,
+    p3_malf: DFF<Bit>,
+    p3_ecn: DFF<Bit>,
+    p3_gt_tqh: DFF<Bit>,
+    p3_lt_tq: DFF<Bit>,
+    p3_gt_tq: DFF<Bit>,
+    p3_can_dec: DFF<Bit>,
+    /// `avg_delay > tq` and `achievedBDP < max/8`, compared in stage 3 for stage 4's arm.
+    p3_avg_gt: DFF<Bit>,
+    p3_ach_lt: DFF<Bit>,
     p3_q: DFF<Bits<64>>,
     p3_lagw: DFF<Bits<32>>,
     p4_valid: DFF<Bit>,
@@ -294,12 +443,13 @@ pub struct CwndUnitRtl<const R: usize> {
     p4_acked: DFF<Bits<32>>,
     p5_acked: DFF<Bits<32>>,
     p6_acked: DFF<Bits<32>>,
-    p3_lz_c: DFF<Bits<8>>,
-    p3_lz_a: DFF<Bits<8>>,
+    /// The highest set bits of w and avg_delay (one-hot), for stage 4's normalisation.
+    p3_top_c: DFF<Bits<32>>,
+    p3_top_a: DFF<Bits<32>>,
     p4_idx_c: DFF<Bits<32>>,
     p4_idx_a: DFF<Bits<32>>,
-    p4_sh_c: DFF<Bits<8>>,
-    p4_sh_a: DFF<Bits<8>>,
+    p4_lz_c: DFF<Bits<8>>,
+    p4_lz_a: DFF<Bits<8>>,
     p5_sh_c: DFF<Bits<8>>,
     p5_sh_a: DFF<Bits<8>>,
     p6_sh_c: DFF<Bits<8>>,
@@ -319,7 +469,9 @@ pub struct CwndUnitRtl<const R: usize> {
     p8_gain: DFF<Bits<32>>,
     p9_gain: DFF<Bits<32>>,
     p10_gain: DFF<Bits<32>>,
-    p11_gain: DFF<Bits<32>>,
+    /// The multiplier K of the increase, chosen in stage 11 so that the product's input is a
+    /// register (the gain for the proportional arm, beta*MTU for the additive one).
+    p11_k: DFF<Bits<32>>,
     p9_xc: DFF<Bits<64>>,
     p9_xa: DFF<Bits<64>>,
     p9_fine_c: DFF<Bits<8>>,
@@ -328,12 +480,22 @@ pub struct CwndUnitRtl<const R: usize> {
     p10_g: DFF<Bits<18>>,
     p11_ratio: DFF<Bits<32>>,
     p11_factor: DFF<Bits<32>>,
+    /// Stage 13 measures the bounds' constant parts against the fairness increase `e` and the
+    /// window `w`, so that stage 14 is one add per arm from the products.
+    p13_e: DFF<Bits<40>>,
+    p13_hi_e: DFF<Bits<40>>,
+    p13_e_m_w: DFF<Bits<40>>,
+    p13_hi_w: DFF<Bits<40>>,
+    p13_lo_w: DFF<Bits<40>>,
+    p13_lo: DFF<Bits<32>>,
+    p13_cutval: DFF<Bits<32>>,
     p14_d: DFF<Bits<40>>,
     p14_hi_thr: DFF<Bits<40>>,
     p14_lo_thr: DFF<Bits<40>>,
     p14_lo: DFF<Bits<32>>,
     p14_cut: DFF<Bit>,
-    p14_cutval: DFF<Bits<32>>,
+    /// The achievedBDP cut's result, whole (it does not read the window).
+    p14_cutres: DFF<Bits<32>>,
     m_valid_reg: DFF<Bit>,
     m_cwnd_q_reg: DFF<Bits<32>>,
     m_cwnd_bytes_reg: DFF<Bits<32>>,
@@ -350,6 +512,10 @@ pub struct CwndUnitRtl<const R: usize> {
     mul_a: MulPipe48x16,
     mul_k: MulPipe32,
     mul_w: MulPipe32,
+    msb_c: MsbOneHot32,
+    msb_a: MsbOneHot32,
+    norm_c: Normalize32,
+    norm_a: Normalize32,
 
     advance: Signal<Local, Bit>,
     fire: Signal<Local, Bit>,
@@ -361,20 +527,17 @@ pub struct CwndUnitRtl<const R: usize> {
     can_clear: Signal<Local, Bit>,
     rx_sum: Signal<Local, Bits<64>>,
     rx_sat: Signal<Local, Bits<32>>,
-    achieved_new: Signal<Local, Bits<32>>,
-    can_dec: Signal<Local, Bit>,
+    ach3: Signal<Local, Bits<32>>,
     can_fair: Signal<Local, Bit>,
     avg_new: Signal<Local, Bits<32>>,
     branch: Signal<Local, Bits<3>>,
     decreased: Signal<Local, Bit>,
-    s3_decreased: Signal<Local, Bit>,
+    s4_decreased: Signal<Local, Bit>,
+    can_dec3: Signal<Local, Bit>,
     lagw: Signal<Local, Bits<32>>,
     out_avg: Signal<Local, Bits<32>>,
-    out_achieved: Signal<Local, Bits<32>>,
     out_fair: Signal<Local, Bit>,
     q_pack: Signal<Local, Bits<64>>,
-    lz_c: Signal<Local, Bits<8>>,
-    lz_a: Signal<Local, Bits<8>>,
     avg3: Signal<Local, Bits<32>>,
     avg4: Signal<Local, Bits<32>>,
     ratio_full: Signal<Local, Bits<64>>,
@@ -383,13 +546,14 @@ pub struct CwndUnitRtl<const R: usize> {
     g_lt: Signal<Local, Bit>,
     factor: Signal<Local, Bits<64>>,
     arm14: Signal<Local, Bits<3>>,
-    inc: Signal<Local, Bits<40>>,
-    dec: Signal<Local, Bits<40>>,
-    e: Signal<Local, Bits<40>>,
-    d: Signal<Local, Bits<40>>,
-    lo: Signal<Local, Bits<40>>,
+    e12: Signal<Local, Bits<40>>,
+    w12: Signal<Local, Bits<40>>,
     cutval: Signal<Local, Bits<64>>,
-    loop_base: Signal<Local, Bits<40>>,
+    inc: Signal<Local, Bits<40>>,
+    wf: Signal<Local, Bits<40>>,
+    cut40: Signal<Local, Bits<40>>,
+    cut_biased: Signal<Local, Bits<40>>,
+    cw40: Signal<Local, Bits<40>>,
     loop_sum: Signal<Local, Bits<40>>,
     biased: Signal<Local, Bits<40>>,
     cwnd_new: Signal<Local, Bits<32>>,
@@ -463,6 +627,8 @@ impl<const R: usize> CwndUnitRtl<R> {
             c_sat32: c64(0xFFFF_FFFF),
             c_one32: c32(1),
             c_bias: c40(1 << 36),
+            c_max_bias: c40(k.max_cwnd_q as u64 + (1 << 36)),
+            c_mtu_bias: c40(k.mtu_q as u64 + (1 << 36)),
             c_fair_bit: c64(1 << 3),
             c_arm_additive: Constant::new(bits::<3>(BRANCH_ADDITIVE)),
             c_arm_proportional: Constant::new(bits::<3>(BRANCH_PROPORTIONAL)),
@@ -470,8 +636,8 @@ impl<const R: usize> CwndUnitRtl<R> {
             c_arm_multiplicative: Constant::new(bits::<3>(BRANCH_MULTIPLICATIVE)),
             c_arm_hold: Constant::new(bits::<3>(BRANCH_HOLD)),
             c_arm_malformed: Constant::new(bits::<3>(BRANCH_MALFORMED)),
-            cwnd_reg: DFFWithInit::new(bits::<32>(k.max_cwnd_q as u64)),
-            base_rtt_reg: DFFWithInit::new(bits::<32>((1 << 24) - 1)),
+            cwnd_reg: InitDff::new(bits::<32>(k.max_cwnd_q as u64)),
+            base_rtt_reg: InitDff::new(bits::<32>((1 << 24) - 1)),
             avg_reg: Default::default(),
             last_dec_reg: Default::default(),
             last_fair_reg: Default::default(),
@@ -493,6 +659,11 @@ impl<const R: usize> CwndUnitRtl<R> {
             p1_d_prev: Default::default(),
             s2_cleared_reg: Default::default(),
             s2_faired_reg: Default::default(),
+            p1_d_dec: Default::default(),
+            p1_d_prev2: Default::default(),
+            p1_d_prev3: Default::default(),
+            s4_dec1_reg: Default::default(),
+            s4_dec2_reg: Default::default(),
             p1_tqmd: Default::default(),
             p1_delay: Default::default(),
             p2_now: Default::default(),
@@ -501,14 +672,28 @@ impl<const R: usize> CwndUnitRtl<R> {
             p2_gt_tqh: Default::default(),
             p2_lt_tq: Default::default(),
             p2_gt_tq: Default::default(),
-            p2_can_dec: Default::default(),
+            p2_cd0: Default::default(),
+            p2_cd1: Default::default(),
+            p2_cd2: Default::default(),
+            p2_cd3: Default::default(),
             p2_fair: Default::default(),
             p2_valid: Default::default(),
             p2_o: Default::default(),
-            p2_q: Default::default(),
+            p2_ach_new: Default::default(),
+            p2_ach_old: Default::default(),
+            p2_ach_sel: Default::default(),
             p2_lagw: Default::default(),
             p3_valid: Default::default(),
             p3_o: Default::default(),
+            p3_now: Default::default(),
+            p3_malf: Default::default(),
+            p3_ecn: Default::default(),
+            p3_gt_tqh: Default::default(),
+            p3_lt_tq: Default::default(),
+            p3_gt_tq: Default::default(),
+            p3_can_dec: Default::default(),
+            p3_avg_gt: Default::default(),
+            p3_ach_lt: Default::default(),
             p3_q: Default::default(),
             p3_lagw: Default::default(),
             p4_valid: Default::default(),
@@ -559,12 +744,12 @@ impl<const R: usize> CwndUnitRtl<R> {
             p4_acked: Default::default(),
             p5_acked: Default::default(),
             p6_acked: Default::default(),
-            p3_lz_c: Default::default(),
-            p3_lz_a: Default::default(),
+            p3_top_c: Default::default(),
+            p3_top_a: Default::default(),
             p4_idx_c: Default::default(),
             p4_idx_a: Default::default(),
-            p4_sh_c: Default::default(),
-            p4_sh_a: Default::default(),
+            p4_lz_c: Default::default(),
+            p4_lz_a: Default::default(),
             p5_sh_c: Default::default(),
             p5_sh_a: Default::default(),
             p6_sh_c: Default::default(),
@@ -584,7 +769,7 @@ impl<const R: usize> CwndUnitRtl<R> {
             p8_gain: Default::default(),
             p9_gain: Default::default(),
             p10_gain: Default::default(),
-            p11_gain: Default::default(),
+            p11_k: Default::default(),
             p9_xc: Default::default(),
             p9_xa: Default::default(),
             p9_fine_c: Default::default(),
@@ -593,12 +778,19 @@ impl<const R: usize> CwndUnitRtl<R> {
             p10_g: Default::default(),
             p11_ratio: Default::default(),
             p11_factor: Default::default(),
+            p13_e: Default::default(),
+            p13_hi_e: Default::default(),
+            p13_e_m_w: Default::default(),
+            p13_hi_w: Default::default(),
+            p13_lo_w: Default::default(),
+            p13_lo: Default::default(),
+            p13_cutval: Default::default(),
             p14_d: Default::default(),
             p14_hi_thr: Default::default(),
             p14_lo_thr: Default::default(),
             p14_lo: Default::default(),
             p14_cut: Default::default(),
-            p14_cutval: Default::default(),
+            p14_cutres: Default::default(),
             m_valid_reg: Default::default(),
             m_cwnd_q_reg: Default::default(),
             m_cwnd_bytes_reg: Default::default(),
@@ -614,6 +806,10 @@ impl<const R: usize> CwndUnitRtl<R> {
             mul_a: Default::default(),
             mul_k: Default::default(),
             mul_w: Default::default(),
+            msb_c: Default::default(),
+            msb_a: Default::default(),
+            norm_c: Default::default(),
+            norm_a: Default::default(),
             advance: Default::default(),
             fire: Default::default(),
             malformed: Default::default(),
@@ -624,20 +820,17 @@ impl<const R: usize> CwndUnitRtl<R> {
             can_clear: Default::default(),
             rx_sum: Default::default(),
             rx_sat: Default::default(),
-            achieved_new: Default::default(),
-            can_dec: Default::default(),
+            ach3: Default::default(),
             can_fair: Default::default(),
             avg_new: Default::default(),
             branch: Default::default(),
             decreased: Default::default(),
-            s3_decreased: Default::default(),
+            s4_decreased: Default::default(),
+            can_dec3: Default::default(),
             lagw: Default::default(),
             out_avg: Default::default(),
-            out_achieved: Default::default(),
             out_fair: Default::default(),
             q_pack: Default::default(),
-            lz_c: Default::default(),
-            lz_a: Default::default(),
             avg3: Default::default(),
             avg4: Default::default(),
             ratio_full: Default::default(),
@@ -646,13 +839,14 @@ impl<const R: usize> CwndUnitRtl<R> {
             g_lt: Default::default(),
             factor: Default::default(),
             arm14: Default::default(),
-            inc: Default::default(),
-            dec: Default::default(),
-            e: Default::default(),
-            d: Default::default(),
-            lo: Default::default(),
+            e12: Default::default(),
+            w12: Default::default(),
             cutval: Default::default(),
-            loop_base: Default::default(),
+            inc: Default::default(),
+            wf: Default::default(),
+            cut40: Default::default(),
+            cut_biased: Default::default(),
+            cw40: Default::default(),
             loop_sum: Default::default(),
             biased: Default::default(),
             cwnd_new: Default::default(),
@@ -689,6 +883,11 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             p1_d_prev,
             s2_cleared_reg,
             s2_faired_reg,
+            p1_d_dec,
+            p1_d_prev2,
+            p1_d_prev3,
+            s4_dec1_reg,
+            s4_dec2_reg,
             p1_tqmd,
             p1_delay,
             p2_now,
@@ -697,14 +896,28 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             p2_gt_tqh,
             p2_lt_tq,
             p2_gt_tq,
-            p2_can_dec,
+            p2_cd0,
+            p2_cd1,
+            p2_cd2,
+            p2_cd3,
             p2_fair,
             p2_valid,
             p2_o,
-            p2_q,
+            p2_ach_new,
+            p2_ach_old,
+            p2_ach_sel,
             p2_lagw,
             p3_valid,
             p3_o,
+            p3_now,
+            p3_malf,
+            p3_ecn,
+            p3_gt_tqh,
+            p3_lt_tq,
+            p3_gt_tq,
+            p3_can_dec,
+            p3_avg_gt,
+            p3_ach_lt,
             p3_q,
             p3_lagw,
             p4_valid,
@@ -755,12 +968,12 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             p4_acked,
             p5_acked,
             p6_acked,
-            p3_lz_c,
-            p3_lz_a,
+            p3_top_c,
+            p3_top_a,
             p4_idx_c,
             p4_idx_a,
-            p4_sh_c,
-            p4_sh_a,
+            p4_lz_c,
+            p4_lz_a,
             p5_sh_c,
             p5_sh_a,
             p6_sh_c,
@@ -780,7 +993,7 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             p8_gain,
             p9_gain,
             p10_gain,
-            p11_gain,
+            p11_k,
             p9_xc,
             p9_xa,
             p9_fine_c,
@@ -789,12 +1002,19 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             p10_g,
             p11_ratio,
             p11_factor,
+            p13_e,
+            p13_hi_e,
+            p13_e_m_w,
+            p13_hi_w,
+            p13_lo_w,
+            p13_lo,
+            p13_cutval,
             p14_d,
             p14_hi_thr,
             p14_lo_thr,
             p14_lo,
             p14_cut,
-            p14_cutval,
+            p14_cutres,
             m_valid_reg,
             m_cwnd_q_reg,
             m_cwnd_bytes_reg,
@@ -868,6 +1088,9 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.p1_d_clear.d.next = self.s_now.val() - self.clear_ts_reg.q.val();
             self.p1_d_fair.d.next = self.s_now.val() - self.last_fair_reg.q.val();
             self.p1_d_prev.d.next = self.s_now.val() - self.p1_now.q.val();
+            self.p1_d_dec.d.next = self.s_now.val() - self.last_dec_reg.q.val();
+            self.p1_d_prev2.d.next = self.s_now.val() - self.p2_now.q.val();
+            self.p1_d_prev3.d.next = self.s_now.val() - self.p3_now.q.val();
             self.p1_dq_s.d.next = (self.delay.val() << self.c_df.val()) >> self.c_ewma_shift.val();
             self.p1_delay.d.next = self.delay.val();
         }
@@ -888,17 +1111,6 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         if self.rx_sum.val().get_bit(32) {
             self.rx_sat.next = bit_cast::<32, 64>(self.c_sat32.val());
         }
-        self.achieved_new.next = self.achieved_reg.q.val();
-        if self.can_clear.val() {
-            self.achieved_new.next = self.rx_sat.val();
-        }
-        // A decrease is decided in stage 3: when the ACK there decreases now, this ACK measures
-        // from its timestamp (forwarded), else from the register.
-        self.can_dec.next =
-            (self.p1_now.q.val() - self.last_dec_reg.q.val()) > self.p1_base.q.val();
-        if self.s3_decreased.val() {
-            self.can_dec.next = (self.p1_now.q.val() - self.p2_now.q.val()) > self.p1_base.q.val();
-        }
         self.can_fair.next = self.p1_d_fair.q.val() > self.p1_base.q.val();
         if self.s2_faired_reg.q.val() {
             self.can_fair.next = self.p1_d_prev.q.val() > self.p1_base.q.val();
@@ -907,11 +1119,9 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             - (self.avg_reg.q.val() >> self.c_ewma_shift.val())
             + self.p1_dq_s.q.val();
         self.out_avg.next = self.avg_new.val();
-        self.out_achieved.next = self.achieved_new.val();
         self.out_fair.next = self.can_fair.val();
         if self.p1_malf.q.val() {
             self.out_avg.next = self.avg_reg.q.val();
-            self.out_achieved.next = self.achieved_reg.q.val();
             self.out_fair.next = false;
         }
         if self.advance.val() {
@@ -921,8 +1131,8 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         if self.s2_go.val() {
             self.avg_reg.d.next = self.avg_new.val();
             self.rx_count_reg.d.next = self.rx_sat.val();
-            self.achieved_reg.d.next = self.achieved_new.val();
             if self.can_clear.val() {
+                self.achieved_reg.d.next = self.rx_sat.val();
                 self.rx_count_reg.d.next = 0.into();
                 self.clear_ts_reg.d.next = self.p1_now.q.val();
             }
@@ -940,79 +1150,110 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.p2_valid.d.next = self.p1_valid.q.val();
             self.p2_o.d.next = (bit_cast::<64, 32>(self.p1_base.q.val()) << 32)
                 | bit_cast::<64, 32>(self.out_avg.val());
-            self.p2_q.d.next = bit_cast::<64, 32>(self.out_achieved.val()) << 32;
+            self.p2_ach_new.d.next = self.rx_sat.val();
+            self.p2_ach_old.d.next = self.achieved_reg.q.val();
+            self.p2_ach_sel.d.next = self.can_clear.val() & !self.p1_malf.q.val();
             self.p2_now.d.next = self.p1_now.q.val();
             self.p2_malf.d.next = self.p1_malf.q.val();
             self.p2_ecn.d.next = self.p1_ecn.q.val();
             self.p2_gt_tqh.d.next = self.p1_delay.q.val() > self.c_tq_high.val();
             self.p2_lt_tq.d.next = self.p1_delay.q.val() < self.c_tq.val();
             self.p2_gt_tq.d.next = self.p1_delay.q.val() > self.c_tq.val();
-            self.p2_can_dec.d.next = self.can_dec.val();
+            // A decrease is decided in stage 4, which writes the decrease timestamp; this
+            // ACK's interval runs from the latest of the register and the ACKs one, two and
+            // three ahead that decreased, which stage 3 knows (see there).
+            self.p2_cd0.d.next = self.p1_d_dec.q.val() > self.p1_base.q.val();
+            self.p2_cd1.d.next = self.p1_d_prev.q.val() > self.p1_base.q.val();
+            self.p2_cd2.d.next = self.p1_d_prev2.q.val() > self.p1_base.q.val();
+            self.p2_cd3.d.next = self.p1_d_prev3.q.val() > self.p1_base.q.val();
             self.p2_fair.d.next = self.out_fair.val();
             self.p2_lagw.d.next = self.lagw.val();
             self.p2_acked.d.next = self.p1_acked.q.val();
         }
 
-        // ---- S3: Algorithm 4's arm (a decrease moves the decrease timestamp here); leading
-        // zeros of w and of avg_delay.
+        // ---- S3: the arm's compares on stage 2's results, which ACK's decrease this one's
+        // interval runs from (the one ahead decides in stage 4 now; the two before it decided
+        // on the last two advances); leading zeros of w and of avg_delay.
         self.avg3.next = self.p2_o.q.val().get_bits::<32>(0);
+        self.can_dec3.next = self.p2_cd0.q.val();
+        if self.s4_dec2_reg.q.val() {
+            self.can_dec3.next = self.p2_cd3.q.val();
+        }
+        if self.s4_dec1_reg.q.val() {
+            self.can_dec3.next = self.p2_cd2.q.val();
+        }
+        if self.s4_decreased.val() {
+            self.can_dec3.next = self.p2_cd1.q.val();
+        }
+        // The results that ride along: {achieved(63:32), fairness(3), arm(2:0) from stage 4}.
+        self.ach3.next = self.p2_ach_old.q.val();
+        if self.p2_ach_sel.q.val() {
+            self.ach3.next = self.p2_ach_new.q.val();
+        }
+        self.q_pack.next = bit_cast::<64, 32>(self.ach3.val()) << 32;
+        if self.p2_fair.q.val() {
+            self.q_pack.next = self.q_pack.val() | self.c_fair_bit.val();
+        }
+        if self.advance.val() {
+            self.p3_now.d.next = self.p2_now.q.val();
+            self.p3_malf.d.next = self.p2_malf.q.val();
+            self.p3_ecn.d.next = self.p2_ecn.q.val();
+            self.p3_gt_tqh.d.next = self.p2_gt_tqh.q.val();
+            self.p3_lt_tq.d.next = self.p2_lt_tq.q.val();
+            self.p3_gt_tq.d.next = self.p2_gt_tq.q.val();
+            self.p3_can_dec.d.next = self.can_dec3.val();
+            self.p3_avg_gt.d.next = self.avg3.val() > self.c_tq_q.val();
+            self.p3_ach_lt.d.next = self.ach3.val() < self.c_max_eighth.val();
+        }
+        self.msb_c.x.next = self.p2_lagw.q.val();
+        self.msb_a.x.next = self.avg3.val();
+        if self.advance.val() {
+            self.p3_top_c.d.next = self.msb_c.top.val();
+            self.p3_top_a.d.next = self.msb_a.top.val();
+        }
+
+        // ---- S4: Algorithm 4's arm (a decrease moves the decrease timestamp here).
         self.branch.next = self.c_arm_hold.val();
         self.decreased.next = false;
-        if !self.p2_ecn.q.val() & self.p2_gt_tqh.q.val() {
+        if !self.p3_ecn.q.val() & self.p3_gt_tqh.q.val() {
             self.branch.next = self.c_arm_additive.val();
-        } else if !self.p2_ecn.q.val() & self.p2_lt_tq.q.val() {
+        } else if !self.p3_ecn.q.val() & self.p3_lt_tq.q.val() {
             self.branch.next = self.c_arm_proportional.val();
-        } else if self.p2_can_dec.q.val() & (self.avg3.val() > self.c_tq_q.val()) {
-            if self.p2_gt_tqh.q.val()
-                & (self.p2_q.q.val().get_bits::<32>(32) < self.c_max_eighth.val())
-            {
+        } else if self.p3_can_dec.q.val() & self.p3_avg_gt.q.val() {
+            if self.p3_gt_tqh.q.val() & self.p3_ach_lt.q.val() {
                 self.branch.next = self.c_arm_achieved_bdp_cut.val();
                 self.decreased.next = true;
-            } else if self.p2_gt_tq.q.val() {
+            } else if self.p3_gt_tq.q.val() {
                 self.branch.next = self.c_arm_multiplicative.val();
                 self.decreased.next = true;
             }
         }
-        if self.p2_malf.q.val() {
+        if self.p3_malf.q.val() {
             self.branch.next = self.c_arm_malformed.val();
         }
-        self.s3_decreased.next =
-            self.p2_valid.q.val() & !self.p2_malf.q.val() & self.decreased.val();
-        if self.advance.val() & self.s3_decreased.val() {
-            self.last_dec_reg.d.next = self.p2_now.q.val();
-        }
-        // The results that ride along: {achieved(63:32), fairness(3), arm(2:0)}.
-        self.q_pack.next = self.p2_q.q.val() | bit_cast::<64, 3>(self.branch.val());
-        if self.p2_fair.q.val() {
-            self.q_pack.next = self.q_pack.val() | self.c_fair_bit.val();
-        }
-        self.lz_c.next = 32.into();
-        for i in 0..32 {
-            if self.p2_lagw.q.val().get_bit(i) {
-                self.lz_c.next = (31 - i).to_bits::<8>();
-            }
-        }
-        self.lz_a.next = 32.into();
-        for i in 0..32 {
-            if self.avg3.val().get_bit(i) {
-                self.lz_a.next = (31 - i).to_bits::<8>();
-            }
-        }
+        self.s4_decreased.next =
+            self.p3_valid.q.val() & !self.p3_malf.q.val() & self.decreased.val();
         if self.advance.val() {
-            self.p3_lz_c.d.next = self.lz_c.val();
-            self.p3_lz_a.d.next = self.lz_a.val();
+            self.s4_dec1_reg.d.next = self.s4_decreased.val();
+            self.s4_dec2_reg.d.next = self.s4_dec1_reg.q.val();
+            if self.s4_decreased.val() {
+                self.last_dec_reg.d.next = self.p3_now.q.val();
+            }
         }
 
-        // ---- S4: the table indices, and the shifts that will scale the products; the gain's
-        // product is ready.
+        // ---- S4: the table indices (w and avg_delay normalised from stage 3's one-hots), and
+        // their leading zeros, from which stage 5 makes the shifts that will scale the products;
+        // the gain's product is ready.
         self.avg4.next = self.p3_o.q.val().get_bits::<32>(0);
+        self.norm_c.x.next = self.p3_lagw.q.val();
+        self.norm_c.top.next = self.p3_top_c.q.val();
+        self.norm_a.x.next = self.avg4.val();
+        self.norm_a.top.next = self.p3_top_a.q.val();
         if self.advance.val() {
-            self.p4_idx_c.d.next =
-                (self.p3_lagw.q.val() << self.p3_lz_c.q.val()) >> self.c_31_minus_r.val();
-            self.p4_idx_a.d.next =
-                (self.avg4.val() << self.p3_lz_a.q.val()) >> self.c_31_minus_r.val();
-            self.p4_sh_c.d.next = self.c_31_minus_cf.val() - self.p3_lz_c.q.val();
-            self.p4_sh_a.d.next = self.c_47_minus_df.val() - self.p3_lz_a.q.val();
+            self.p4_idx_c.d.next = self.norm_c.n.val() >> self.c_31_minus_r.val();
+            self.p4_idx_a.d.next = self.norm_a.n.val() >> self.c_31_minus_r.val();
+            self.p4_lz_c.d.next = self.norm_c.lz.val();
+            self.p4_lz_a.d.next = self.norm_a.lz.val();
             self.p4_gain.d.next =
                 bit_cast::<32, 64>(self.mul_alpha.p.val() >> self.c_16_minus_cf.val());
         }
@@ -1074,60 +1315,84 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
 
         // ---- S12, S13: K x ratio (K = beta*MTU for the additive arm, the gain for the
         // proportional one) and w x factor.
-        self.mul_k.a.next = self.p11_gain.q.val();
-        if self.p11_q.q.val().get_bits::<3>(0) == self.c_arm_additive.val() {
-            self.mul_k.a.next = self.c_beta_mtu.val();
-        }
+        self.mul_k.a.next = self.p11_k.q.val();
         self.mul_k.b.next = self.p11_ratio.q.val();
         self.mul_w.a.next = self.p11_lagw.q.val();
         self.mul_w.b.next = self.p11_factor.q.val();
 
-        // ---- S14: the arm as one signed addend d (40-bit two's complement) and the bounds
-        // the loop compares against, offset by 2^36.
-        self.arm14.next = self.p13_q.q.val().get_bits::<3>(0);
-        self.inc.next = bit_cast::<40, 64>(self.mul_k.p.val() >> 16);
-        self.dec.next = bit_cast::<40, 32>(self.p13_lagw.q.val())
-            - bit_cast::<40, 64>(self.mul_w.p.val() >> 16);
-        self.e.next = 0.into();
-        if self.p13_q.q.val().get_bit(3) {
-            self.e.next = self.c_eta_mtu.val();
+        // S13 also measures the bounds' constant parts against e (the fairness increase, 0 or
+        // eta*MTU) and w, and the achievedBDP cut's base, none of which needs a product.
+        self.e12.next = 0.into();
+        if self.p12_q.q.val().get_bit(3) {
+            self.e12.next = self.c_eta_mtu.val();
         }
-        self.d.next = self.e.val();
-        if (self.arm14.val() == self.c_arm_additive.val())
-            | (self.arm14.val() == self.c_arm_proportional.val())
-        {
-            self.d.next = self.e.val() + self.inc.val();
-        }
-        if self.arm14.val() == self.c_arm_multiplicative.val() {
-            self.d.next = self.e.val() - self.dec.val();
-        }
-        self.lo.next = self.c_mtu.val() + self.e.val();
+        self.w12.next = bit_cast::<40, 32>(self.p12_lagw.q.val());
         self.cutval.next =
-            bit_cast::<64, 32>(self.p13_q.q.val().get_bits::<32>(32)) << self.c_cf.val();
+            bit_cast::<64, 32>(self.p12_q.q.val().get_bits::<32>(32)) << self.c_cf.val();
         if self.cutval.val() < self.c_mtu64.val() {
             self.cutval.next = self.c_mtu64.val();
         }
         if self.advance.val() {
-            self.p14_d.d.next = self.d.val();
-            self.p14_hi_thr.d.next = self.c_max_cwnd.val() + self.c_bias.val() - self.d.val();
-            self.p14_lo_thr.d.next = self.lo.val() + self.c_bias.val() - self.d.val();
-            self.p14_lo.d.next = bit_cast::<32, 40>(self.lo.val());
-            self.p14_cut.d.next = self.arm14.val() == self.c_arm_achieved_bdp_cut.val();
-            self.p14_cutval.d.next = bit_cast::<32, 64>(self.cutval.val());
+            self.p13_e.d.next = self.e12.val();
+            self.p13_hi_e.d.next = self.c_max_bias.val() - self.e12.val();
+            self.p13_e_m_w.d.next = self.e12.val() - self.w12.val();
+            self.p13_hi_w.d.next = self.c_max_bias.val() - self.e12.val() + self.w12.val();
+            self.p13_lo_w.d.next = self.c_mtu_bias.val() + self.w12.val();
+            self.p13_lo.d.next = bit_cast::<32, 40>(self.c_mtu.val() + self.e12.val());
+            self.p13_cutval.d.next = bit_cast::<32, 64>(self.cutval.val());
         }
 
-        // ---- S15, the loop: (cut ? achievedBDP : cwnd) + d, clamped to [MTU + e, max].
-        self.loop_base.next = bit_cast::<40, 32>(self.cwnd_reg.q.val());
-        if self.p14_cut.q.val() {
-            self.loop_base.next = bit_cast::<40, 32>(self.p14_cutval.q.val());
+        // ---- S14: the arm as one signed addend d (40-bit two's complement) and the bounds
+        // the loop compares against, offset by 2^36: hi = max + 2^36 - d, lo = MTU + e + 2^36
+        // - d. Per arm, each is one add of a stage-13 register and a product:
+        //   additive, proportional: d = e + inc,      hi = (max + 2^36 - e) - inc, lo = (MTU + 2^36) - inc
+        //   multiplicative:         d = (e - w) + wf, hi = (max + 2^36 - e + w) - wf, lo = (MTU + 2^36 + w) - wf
+        //   otherwise:              d = e,            hi = max + 2^36 - e,         lo = MTU + 2^36
+        // (wf = w x factor, so the arm's decrease is w - wf.) The achievedBDP cut does not
+        // read the window: its clamped result is made here whole.
+        self.arm14.next = self.p13_q.q.val().get_bits::<3>(0);
+        self.inc.next = bit_cast::<40, 64>(self.mul_k.p.val() >> 16);
+        self.wf.next = bit_cast::<40, 64>(self.mul_w.p.val() >> 16);
+        self.cut40.next = bit_cast::<40, 32>(self.p13_cutval.q.val());
+        self.cut_biased.next = self.cut40.val() | self.c_bias.val();
+        if self.advance.val() {
+            self.p14_d.d.next = self.p13_e.q.val();
+            self.p14_hi_thr.d.next = self.p13_hi_e.q.val();
+            self.p14_lo_thr.d.next = self.c_mtu_bias.val();
+            if (self.arm14.val() == self.c_arm_additive.val())
+                | (self.arm14.val() == self.c_arm_proportional.val())
+            {
+                self.p14_d.d.next = self.p13_e.q.val() + self.inc.val();
+                self.p14_hi_thr.d.next = self.p13_hi_e.q.val() - self.inc.val();
+                self.p14_lo_thr.d.next = self.c_mtu_bias.val() - self.inc.val();
+            }
+            if self.arm14.val() == self.c_arm_multiplicative.val() {
+                self.p14_d.d.next = self.p13_e_m_w.q.val() + self.wf.val();
+                self.p14_hi_thr.d.next = self.p13_hi_w.q.val() - self.wf.val();
+                self.p14_lo_thr.d.next = self.p13_lo_w.q.val() - self.wf.val();
+            }
+            self.p14_lo.d.next = self.p13_lo.q.val();
+            self.p14_cut.d.next = self.arm14.val() == self.c_arm_achieved_bdp_cut.val();
+            self.p14_cutres.d.next = bit_cast::<32, 40>(self.cut40.val() + self.p13_e.q.val());
+            if self.cut_biased.val() > self.p13_hi_e.q.val() {
+                self.p14_cutres.d.next = bit_cast::<32, 40>(self.c_max_cwnd.val());
+            } else if self.cut_biased.val() < self.c_mtu_bias.val() {
+                self.p14_cutres.d.next = self.p13_lo.q.val();
+            }
         }
-        self.loop_sum.next = self.loop_base.val() + self.p14_d.q.val();
-        self.biased.next = self.loop_base.val() | self.c_bias.val();
+
+        // ---- S15, the loop: cwnd + d, clamped to [MTU + e, max] (or the cut's result).
+        self.cw40.next = bit_cast::<40, 32>(self.cwnd_reg.q.val());
+        self.loop_sum.next = self.cw40.val() + self.p14_d.q.val();
+        self.biased.next = self.cw40.val() | self.c_bias.val();
         self.cwnd_new.next = bit_cast::<32, 40>(self.loop_sum.val());
         if self.biased.val() > self.p14_hi_thr.q.val() {
             self.cwnd_new.next = bit_cast::<32, 40>(self.c_max_cwnd.val());
         } else if self.biased.val() < self.p14_lo_thr.q.val() {
             self.cwnd_new.next = self.p14_lo.q.val();
+        }
+        if self.p14_cut.q.val() {
+            self.cwnd_new.next = self.p14_cutres.q.val();
         }
 
         // The carried values, and the stage registers (the pipeline moves on `advance`).
@@ -1137,7 +1402,7 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.p3_q.d.next = self.q_pack.val();
             self.p4_valid.d.next = self.p3_valid.q.val();
             self.p4_o.d.next = self.p3_o.q.val();
-            self.p4_q.d.next = self.p3_q.q.val();
+            self.p4_q.d.next = self.p3_q.q.val() | bit_cast::<64, 3>(self.branch.val());
             self.p5_valid.d.next = self.p4_valid.q.val();
             self.p5_o.d.next = self.p4_o.q.val();
             self.p5_q.d.next = self.p4_q.q.val();
@@ -1185,8 +1450,8 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.p6_acked.d.next = self.p5_acked.q.val();
             self.p6_t_c.d.next = self.p5_t_c.q.val();
             self.p6_t_a.d.next = self.p5_t_a.q.val();
-            self.p5_sh_c.d.next = self.p4_sh_c.q.val();
-            self.p5_sh_a.d.next = self.p4_sh_a.q.val();
+            self.p5_sh_c.d.next = self.c_31_minus_cf.val() - self.p4_lz_c.q.val();
+            self.p5_sh_a.d.next = self.c_47_minus_df.val() - self.p4_lz_a.q.val();
             self.p6_sh_c.d.next = self.p5_sh_c.q.val();
             self.p6_sh_a.d.next = self.p5_sh_a.q.val();
             self.p7_sh_c.d.next = self.p6_sh_c.q.val();
@@ -1199,7 +1464,10 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.p8_gain.d.next = self.p7_gain.q.val();
             self.p9_gain.d.next = self.p8_gain.q.val();
             self.p10_gain.d.next = self.p9_gain.q.val();
-            self.p11_gain.d.next = self.p10_gain.q.val();
+            self.p11_k.d.next = self.p10_gain.q.val();
+            if self.p10_q.q.val().get_bits::<3>(0) == self.c_arm_additive.val() {
+                self.p11_k.d.next = self.c_beta_mtu.val();
+            }
 
             // Output stage.
             self.m_valid_reg.d.next = self.p14_valid.q.val();

@@ -9,6 +9,7 @@ pub mod cwnd_unit;
 pub mod entropy_bitmap;
 #[cfg(test)]
 mod gate;
+pub mod init_dff;
 pub mod load_table;
 pub mod sack_receiver;
 pub mod sack_sender;

@@ -29,6 +29,7 @@
 //! the packet it is finishing; stage 3 masks the segment's bits by their serial position. The
 //! whole pipeline advances together on `!m_valid | m_ready`.
 
+use crate::init_dff::InitDff;
 use rust_hdl::prelude::*;
 
 /// Clock edges from a packet on `s_*` to its result on `m_*`.
@@ -125,11 +126,11 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     c_sel11: Constant<Bits<W>>,
 
     // Stage 1 state. Starts at the connection's initial PSN.
-    epsn_reg: DFFWithInit<Bits<32>>,
+    epsn_reg: InitDff<Bits<32>>,
     /// Bit `psn mod W`: `psn` in `(epsn, epsn + W)` was received.
     bitmap_reg: DFF<Bits<W>>,
     /// The slots above `slot(epsn)`: where the run after EPSN is looked for first.
-    gt_reg: DFFWithInit<Bits<W>>,
+    gt_reg: InitDff<Bits<W>>,
     dup_count_reg: DFF<Bits<32>>,
     oow_count_reg: DFF<Bits<32>>,
     bad_count_reg: DFF<Bits<32>>,
@@ -331,9 +332,9 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             c_sel9: Constant::new(crate::index_bit_mask::<W>(9)),
             c_sel10: Constant::new(crate::index_bit_mask::<W>(10)),
             c_sel11: Constant::new(crate::index_bit_mask::<W>(11)),
-            epsn_reg: DFFWithInit::new(bits::<32>(initial_psn as u64)),
+            epsn_reg: InitDff::new(bits::<32>(initial_psn as u64)),
             bitmap_reg: Default::default(),
-            gt_reg: DFFWithInit::new(gt0),
+            gt_reg: InitDff::new(gt0),
             dup_count_reg: Default::default(),
             oow_count_reg: Default::default(),
             bad_count_reg: Default::default(),

@@ -40,6 +40,7 @@
 //! `W` = `rx_window`, `SB` = `sack_bits`, `LW` = `16 * W` (the packed length array: one 16-bit
 //! length per slot; lengths are at most the MTU, 16384).
 
+use crate::init_dff::InitDff;
 use rust_hdl::prelude::*;
 
 /// `m_tx_kind` codes.
@@ -166,8 +167,8 @@ pub struct SackSenderRtl<const W: usize, const SB: usize, const LW: usize> {
     run_pre: Signal<Local, Bits<W>>,
     lost_pre: Signal<Local, Bits<W>>,
 
-    una_reg: DFFWithInit<Bits<32>>,
-    nxt_reg: DFFWithInit<Bits<32>>,
+    una_reg: InitDff<Bits<32>>,
+    nxt_reg: InitDff<Bits<32>>,
     acked_reg: DFF<Bits<W>>,
     lost_reg: DFF<Bits<W>>,
     len_reg: DFF<Bits<LW>>,
@@ -405,8 +406,8 @@ impl<const W: usize, const SB: usize, const LW: usize> SackSenderRtl<W, SB, LW> 
             c_fault_no_ooo: Constant::new(k.fault_no_ooo),
             run_pre: Default::default(),
             lost_pre: Default::default(),
-            una_reg: DFFWithInit::new(psn0),
-            nxt_reg: DFFWithInit::new(psn0),
+            una_reg: InitDff::new(psn0),
+            nxt_reg: InitDff::new(psn0),
             acked_reg: Default::default(),
             lost_reg: Default::default(),
             len_reg: Default::default(),

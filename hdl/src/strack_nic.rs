@@ -27,6 +27,7 @@
 //! a rust-hdl top would need every block's widths as its own const generics (max_paths x
 //! reciprocal bits x window pairs: thousands of instantiations).
 
+use crate::init_dff::InitDff;
 use rust_hdl::prelude::*;
 use strack_config::{ACKED_BITS, RTT_BITS};
 
@@ -161,9 +162,9 @@ pub struct StrackNicGlue<const SB: usize> {
     c_one16: Constant<Bits<16>>,
 
     // The cwnd unit's state as of this cycle, and the window view for the next step.
-    q_hold_reg: DFFWithInit<Bits<32>>,
+    q_hold_reg: InitDff<Bits<32>>,
     bdp_hold_reg: DFF<Bits<32>>,
-    view_q_reg: DFFWithInit<Bits<32>>,
+    view_q_reg: InitDff<Bits<32>>,
     view_bdp_reg: DFF<Bits<32>>,
     q_now: Signal<Local, Bits<32>>,
     bdp_now: Signal<Local, Bits<32>>,
@@ -303,9 +304,9 @@ impl<const SB: usize> StrackNicGlue<SB> {
             c_kind_probe: Constant::new(bits::<2>(crate::sack_sender::TX_PROBE)),
             c_cw_stage: Constant::new(bits::<16>(1 << crate::cwnd_unit::LATENCY)),
             c_one16: Constant::new(bits::<16>(1)),
-            q_hold_reg: DFFWithInit::new(q0),
+            q_hold_reg: InitDff::new(q0),
             bdp_hold_reg: Default::default(),
-            view_q_reg: DFFWithInit::new(q0),
+            view_q_reg: InitDff::new(q0),
             view_bdp_reg: Default::default(),
             q_now: Default::default(),
             bdp_now: Default::default(),
