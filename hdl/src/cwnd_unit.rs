@@ -434,7 +434,6 @@ pub struct CwndUnitRtl<const R: usize> {
     p13_valid: DFF<Bit>,
     p13_o: DFF<Bits<64>>,
     p13_q: DFF<Bits<64>>,
-    p13_lagw: DFF<Bits<32>>,
     p14_valid: DFF<Bit>,
     p14_o: DFF<Bits<64>>,
     p14_q: DFF<Bits<64>>,
@@ -735,7 +734,6 @@ impl<const R: usize> CwndUnitRtl<R> {
             p13_valid: Default::default(),
             p13_o: Default::default(),
             p13_q: Default::default(),
-            p13_lagw: Default::default(),
             p14_valid: Default::default(),
             p14_o: Default::default(),
             p14_q: Default::default(),
@@ -959,7 +957,6 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             p13_valid,
             p13_o,
             p13_q,
-            p13_lagw,
             p14_valid,
             p14_o,
             p14_q,
@@ -1173,7 +1170,7 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
 
         // ---- S3: the arm's compares on stage 2's results, which ACK's decrease this one's
         // interval runs from (the one ahead decides in stage 4 now; the two before it decided
-        // on the last two advances); leading zeros of w and of avg_delay.
+        // on the last two advances); the highest set bits of w and avg_delay (one-hots).
         self.avg3.next = self.p2_o.q.val().get_bits::<32>(0);
         self.can_dec3.next = self.p2_cd0.q.val();
         if self.s4_dec2_reg.q.val() {
@@ -1443,7 +1440,6 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.p10_lagw.d.next = self.p9_lagw.q.val();
             self.p11_lagw.d.next = self.p10_lagw.q.val();
             self.p12_lagw.d.next = self.p11_lagw.q.val();
-            self.p13_lagw.d.next = self.p12_lagw.q.val();
             self.p3_acked.d.next = self.p2_acked.q.val();
             self.p4_acked.d.next = self.p3_acked.q.val();
             self.p5_acked.d.next = self.p4_acked.q.val();
