@@ -5,9 +5,9 @@
 //!  S1           S2             S3            S4             S5      S6..S8          S9,S10          S11     S12,S13       S14              S15 (the loop)
 //! s_rtt ─► base_rtt, ─► achievedBDP, ─► arm's    ─► Algorithm 4's ─► ROM;   ─► acked x T(w),      ─► shift,    ─► factor ─► K x ratio, ─► d and the      ─► cwnd_reg + d,
 //! s_*      delay,       timers, EWMA;   compares;   arm; w, avg     shift      g*tq x T(avg)        saturate      clamp     w x factor;   bounds: one add    clamped to
-//!          diffs        w = cwnd_reg    msb one-    normalised     amounts                                                bounds' parts per arm, or the   [MTU + e, max]
-//!                                       hots                                                                                          cut's result        │
-//!                       alpha x (tq - delay) ───────► gain ───────────────────────────────────────────────────►                                           │
+//!          diffs;       w = cwnd_reg    msb one-    normalised     amounts                                                bounds' parts per arm, or the   [MTU + e, max]
+//!          the clear's                  hots                                                                                          cut's result        │
+//!          compares     alpha x (tq - delay), from S3 ──────► gain ───────────────────────────────────────►                                           │
 //!                        ▲                                                                                                                                │
 //!                        └────────────────────────────────────────── cwnd_reg ◄───────────────────────────────────────────────────────────────────────────┘
 //! ```
@@ -18,7 +18,8 @@
 //! does not yet include the ACKs ahead in stages 3 to 15 (the model's
 //! `step_pipelined(.., ahead)`, `ahead` being those ACKs). Stage 1 keeps the base-RTT loop,
 //! stage 2 the other per-ACK state (achievedBDP, the two timestamps, the EWMA), and stage 4
-//! Algorithm 4's arm (a decrease there moves the decrease timestamp; the next three ACKs'
+//! Algorithm 4's arm (achievedBDP's clear is compared in stage 1 against both timestamps it
+//! may run from, so stage 2 only selects a flag; a decrease moves the decrease timestamp; the next three ACKs'
 //! intervals are measured in stages 1 and 2 from every timestamp they may run from, and stage
 //! 3 picks one), so every state but the window is exact per ACK. Every product is two stages
 //! (partial products, then their sum: [`MulPipe32`], [`MulPipe48x16`]); `gamma*tq` is one
@@ -287,25 +288,28 @@ pub struct CwndUnitRtl<const R: usize> {
     c_alpha_mtu: Constant<Bits<32>>,
     c_gamma_tq: Constant<Bits<48>>,
     c_eta_mtu: Constant<Bits<40>>,
-    c_one_minus_gamma: Constant<Bits<64>>,
+    c_one_minus_gamma: Constant<Bits<32>>,
     c_max_cwnd: Constant<Bits<40>>,
     c_max_eighth: Constant<Bits<32>>,
     c_mtu: Constant<Bits<40>>,
     c_mtu64: Constant<Bits<64>>,
     c_ratio_max: Constant<Bits<64>>,
-    c_half: Constant<Bits<64>>,
-    c_one: Constant<Bits<64>>,
+    c_half: Constant<Bits<32>>,
+    c_one: Constant<Bits<32>>,
     c_two: Constant<Bits<64>>,
     /// The bits from 2^17 up: the decrease term saturates when one is set.
     c_from_two: Constant<Bits<64>>,
     c_coarse: Constant<Bits<8>>,
     c_fine: Constant<Bits<8>>,
-    c_g_hi: Constant<Bits<64>>,
-    c_g_lo: Constant<Bits<64>>,
+    c_g_hi: Constant<Bits<18>>,
+    c_g_lo: Constant<Bits<18>>,
     c_sat32: Constant<Bits<64>>,
     c_one32: Constant<Bits<32>>,
     /// 2^36: the loop's bounds are compared with this offset so that they stay unsigned.
     c_bias: Constant<Bits<40>>,
+    /// Bits 39..36 and 39..32 of a bound.
+    c_m39_36: Constant<Bits<40>>,
+    c_m39_32: Constant<Bits<40>>,
     /// `max_cwnd + 2^36` and `MTU + 2^36`.
     c_max_bias: Constant<Bits<40>>,
     c_mtu_bias: Constant<Bits<40>>,
@@ -321,6 +325,9 @@ pub struct CwndUnitRtl<const R: usize> {
     // State.
     cwnd_reg: InitDff<Bits<32>>,
     base_rtt_reg: InitDff<Bits<32>>,
+    /// `base_rtt_reg + target_Qdelay`, kept beside it (Algorithm 2's interval, a register
+    /// so that stage 1's clear compares start from one).
+    base_tq_reg: InitDff<Bits<32>>,
     avg_reg: DFF<Bits<32>>,
     last_dec_reg: DFF<Bits<32>>,
     last_fair_reg: DFF<Bits<32>>,
@@ -337,11 +344,13 @@ pub struct CwndUnitRtl<const R: usize> {
     p1_add: DFF<Bits<32>>,
     p1_base: DFF<Bits<32>>,
     p1_dq_s: DFF<Bits<32>>,
-    /// `base_rtt + target_Qdelay` (Algorithm 2's interval).
-    p1_base_tq: DFF<Bits<32>>,
-    /// Stage 1's `now - clear_ts` and `now - last_fair` from the registers, and `now -` the
-    /// ACK in stage 2's `now` (taken when that ACK clears / passes the fairness timer).
-    p1_d_clear: DFF<Bits<32>>,
+    /// Algorithm 2's clear, decided in stage 1: `now - clear_ts > base_rtt + target_Qdelay`
+    /// from the register, and with the `now` of the ACK in stage 2 as `clear_ts` (taken when
+    /// that ACK clears), so stage 2 only selects a flag.
+    p1_clr_reg: DFF<Bit>,
+    p1_clr_prev: DFF<Bit>,
+    /// Stage 1's `now - last_fair` from the register, and `now -` the ACK in stage 2's `now`
+    /// (taken when that ACK passes the fairness timer).
     p1_d_fair: DFF<Bits<32>>,
     p1_d_prev: DFF<Bits<32>>,
     /// The ACK that left stage 2 on the last advance cleared achievedBDP / took the fairness
@@ -461,7 +470,8 @@ pub struct CwndUnitRtl<const R: usize> {
     p5_t_a: DFF<Bits<16>>,
     p6_t_c: DFF<Bits<16>>,
     p6_t_a: DFF<Bits<16>>,
-    p4_gain: DFF<Bits<32>>,
+    /// `tq - delay` again, the gain multiplier's operand.
+    p2_tqmd: DFF<Bits<32>>,
     p5_gain: DFF<Bits<32>>,
     p6_gain: DFF<Bits<32>>,
     p7_gain: DFF<Bits<32>>,
@@ -491,10 +501,15 @@ pub struct CwndUnitRtl<const R: usize> {
     p14_d: DFF<Bits<40>>,
     p14_hi_thr: DFF<Bits<40>>,
     p14_lo_thr: DFF<Bits<40>>,
-    p14_lo: DFF<Bits<32>>,
-    p14_cut: DFF<Bit>,
-    /// The achievedBDP cut's result, whole (it does not read the window).
-    p14_cutres: DFF<Bits<32>>,
+    /// The low clamp's value (`MTU + e`), or the achievedBDP cut's result, whole (it does not
+    /// read the window).
+    p14_locut: DFF<Bits<32>>,
+    /// The window is over the high bound whatever its value / when its 32 bits compare
+    /// over; the same for under the low bound (always, for the cut).
+    p14_o_all: DFF<Bit>,
+    p14_o_cmp: DFF<Bit>,
+    p14_u_all: DFF<Bit>,
+    p14_u_cmp: DFF<Bit>,
     m_valid_reg: DFF<Bit>,
     m_cwnd_q_reg: DFF<Bits<32>>,
     m_cwnd_bytes_reg: DFF<Bits<32>>,
@@ -524,6 +539,15 @@ pub struct CwndUnitRtl<const R: usize> {
     rtt_below: Signal<Local, Bit>,
     s2_go: Signal<Local, Bit>,
     can_clear: Signal<Local, Bit>,
+    /// Stage 1: `rtt + tq` (the base if this RTT is below it), `now - clear_ts`, `now -` the
+    /// `now` of the ACK in stage 2.
+    bt_rtt: Signal<Local, Bits<32>>,
+    d_clear: Signal<Local, Bits<32>>,
+    d_prev: Signal<Local, Bits<32>>,
+    clr_base: Signal<Local, Bits<1>>,
+    clr_prev_base: Signal<Local, Bits<1>>,
+    clr_rtt: Signal<Local, Bits<1>>,
+    clr_prev_rtt: Signal<Local, Bits<1>>,
     rx_sum: Signal<Local, Bits<64>>,
     rx_sat: Signal<Local, Bits<32>>,
     ach3: Signal<Local, Bits<32>>,
@@ -540,10 +564,13 @@ pub struct CwndUnitRtl<const R: usize> {
     avg3: Signal<Local, Bits<32>>,
     avg4: Signal<Local, Bits<32>>,
     ratio_full: Signal<Local, Bits<64>>,
+    /// Stage 10: the ratio / the decrease term is past its bound after the fine shift.
+    ratio_sat: Signal<Local, Bit>,
+    g_sat: Signal<Local, Bit>,
     g_full: Signal<Local, Bits<64>>,
     g_gt: Signal<Local, Bit>,
     g_lt: Signal<Local, Bit>,
-    factor: Signal<Local, Bits<64>>,
+    factor: Signal<Local, Bits<32>>,
     arm14: Signal<Local, Bits<3>>,
     e12: Signal<Local, Bits<40>>,
     w12: Signal<Local, Bits<40>>,
@@ -554,7 +581,15 @@ pub struct CwndUnitRtl<const R: usize> {
     cut_biased: Signal<Local, Bits<40>>,
     cw40: Signal<Local, Bits<40>>,
     loop_sum: Signal<Local, Bits<40>>,
-    biased: Signal<Local, Bits<40>>,
+    /// Stage 14: the bounds, the cut, and the cut's clamped result.
+    hi14: Signal<Local, Bits<40>>,
+    lo14: Signal<Local, Bits<40>>,
+    cut14: Signal<Local, Bit>,
+    cutres14: Signal<Local, Bits<32>>,
+    gt_hi32: Signal<Local, Bits<1>>,
+    lt_lo32: Signal<Local, Bits<1>>,
+    over_hi: Signal<Local, Bit>,
+    under_lo: Signal<Local, Bit>,
     cwnd_new: Signal<Local, Bits<32>>,
 }
 
@@ -609,23 +644,27 @@ impl<const R: usize> CwndUnitRtl<R> {
             c_alpha_mtu: c32(k.alpha_mtu_q as u64),
             c_gamma_tq: Constant::new(bits::<48>(k.gamma_q16 as u64 * k.tq_ns as u64)),
             c_eta_mtu: c40(k.eta_mtu_q as u64),
-            c_one_minus_gamma: c64(k.one_minus_gamma_q16 as u64),
+            c_one_minus_gamma: c32(k.one_minus_gamma_q16 as u64),
             c_max_cwnd: c40(k.max_cwnd_q as u64),
             c_max_eighth: c32(k.max_cwnd_eighth as u64),
             c_mtu: c40(k.mtu_q as u64),
             c_mtu64: c64(k.mtu_q as u64),
             c_ratio_max: c64((1 << 18) - 1),
-            c_half: c64(1 << 15),
-            c_one: c64(1 << 16),
+            c_half: c32(1 << 15),
+            c_one: c32(1 << 16),
             c_two: c64(1 << 17),
             c_from_two: c64(!((1u64 << 17) - 1)),
             c_coarse: c8(0xF8),
             c_fine: c8(0x07),
-            c_g_hi: c64(k.gamma_q16 as u64),
-            c_g_lo: c64((1u64 << 15).saturating_sub(k.one_minus_gamma_q16 as u64)),
+            c_g_hi: Constant::new(bits::<18>(k.gamma_q16 as u64)),
+            c_g_lo: Constant::new(bits::<18>(
+                (1u64 << 15).saturating_sub(k.one_minus_gamma_q16 as u64),
+            )),
             c_sat32: c64(0xFFFF_FFFF),
             c_one32: c32(1),
             c_bias: c40(1 << 36),
+            c_m39_36: c40(0xF << 36),
+            c_m39_32: c40(0xFF << 32),
             c_max_bias: c40(k.max_cwnd_q as u64 + (1 << 36)),
             c_mtu_bias: c40(k.mtu_q as u64 + (1 << 36)),
             c_fair_bit: c64(1 << 3),
@@ -637,6 +676,7 @@ impl<const R: usize> CwndUnitRtl<R> {
             c_arm_malformed: Constant::new(bits::<3>(BRANCH_MALFORMED)),
             cwnd_reg: InitDff::new(bits::<32>(k.max_cwnd_q as u64)),
             base_rtt_reg: InitDff::new(bits::<32>((1 << 24) - 1)),
+            base_tq_reg: InitDff::new(bits::<32>((1 << 24) - 1 + k.tq_ns as u64)),
             avg_reg: Default::default(),
             last_dec_reg: Default::default(),
             last_fair_reg: Default::default(),
@@ -652,8 +692,8 @@ impl<const R: usize> CwndUnitRtl<R> {
             p1_add: Default::default(),
             p1_base: Default::default(),
             p1_dq_s: Default::default(),
-            p1_base_tq: Default::default(),
-            p1_d_clear: Default::default(),
+            p1_clr_reg: Default::default(),
+            p1_clr_prev: Default::default(),
             p1_d_fair: Default::default(),
             p1_d_prev: Default::default(),
             s2_cleared_reg: Default::default(),
@@ -760,7 +800,7 @@ impl<const R: usize> CwndUnitRtl<R> {
             p5_t_a: Default::default(),
             p6_t_c: Default::default(),
             p6_t_a: Default::default(),
-            p4_gain: Default::default(),
+            p2_tqmd: Default::default(),
             p5_gain: Default::default(),
             p6_gain: Default::default(),
             p7_gain: Default::default(),
@@ -786,9 +826,11 @@ impl<const R: usize> CwndUnitRtl<R> {
             p14_d: Default::default(),
             p14_hi_thr: Default::default(),
             p14_lo_thr: Default::default(),
-            p14_lo: Default::default(),
-            p14_cut: Default::default(),
-            p14_cutres: Default::default(),
+            p14_locut: Default::default(),
+            p14_o_all: Default::default(),
+            p14_o_cmp: Default::default(),
+            p14_u_all: Default::default(),
+            p14_u_cmp: Default::default(),
             m_valid_reg: Default::default(),
             m_cwnd_q_reg: Default::default(),
             m_cwnd_bytes_reg: Default::default(),
@@ -816,6 +858,13 @@ impl<const R: usize> CwndUnitRtl<R> {
             rtt_below: Default::default(),
             s2_go: Default::default(),
             can_clear: Default::default(),
+            bt_rtt: Default::default(),
+            d_clear: Default::default(),
+            d_prev: Default::default(),
+            clr_base: Default::default(),
+            clr_prev_base: Default::default(),
+            clr_rtt: Default::default(),
+            clr_prev_rtt: Default::default(),
             rx_sum: Default::default(),
             rx_sat: Default::default(),
             ach3: Default::default(),
@@ -832,6 +881,8 @@ impl<const R: usize> CwndUnitRtl<R> {
             avg3: Default::default(),
             avg4: Default::default(),
             ratio_full: Default::default(),
+            ratio_sat: Default::default(),
+            g_sat: Default::default(),
             g_full: Default::default(),
             g_gt: Default::default(),
             g_lt: Default::default(),
@@ -846,7 +897,14 @@ impl<const R: usize> CwndUnitRtl<R> {
             cut_biased: Default::default(),
             cw40: Default::default(),
             loop_sum: Default::default(),
-            biased: Default::default(),
+            hi14: Default::default(),
+            lo14: Default::default(),
+            cut14: Default::default(),
+            cutres14: Default::default(),
+            gt_hi32: Default::default(),
+            lt_lo32: Default::default(),
+            over_hi: Default::default(),
+            under_lo: Default::default(),
             cwnd_new: Default::default(),
         }
     }
@@ -860,6 +918,7 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             clock,
             cwnd_reg,
             base_rtt_reg,
+            base_tq_reg,
             avg_reg,
             last_dec_reg,
             last_fair_reg,
@@ -875,8 +934,8 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             p1_add,
             p1_base,
             p1_dq_s,
-            p1_base_tq,
-            p1_d_clear,
+            p1_clr_reg,
+            p1_clr_prev,
             p1_d_fair,
             p1_d_prev,
             s2_cleared_reg,
@@ -983,7 +1042,7 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             p5_t_a,
             p6_t_c,
             p6_t_a,
-            p4_gain,
+            p2_tqmd,
             p5_gain,
             p6_gain,
             p7_gain,
@@ -1009,9 +1068,11 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             p14_d,
             p14_hi_thr,
             p14_lo_thr,
-            p14_lo,
-            p14_cut,
-            p14_cutres,
+            p14_locut,
+            p14_o_all,
+            p14_o_cmp,
+            p14_u_all,
+            p14_u_cmp,
             m_valid_reg,
             m_cwnd_q_reg,
             m_cwnd_bytes_reg,
@@ -1044,6 +1105,26 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         // ---- S1: base RTT (its own loop) and the delay's comparisons.
         self.malformed.next = (self.s_rtt.val() > self.c_rtt_max.val())
             | (self.s_acked_bytes.val() > self.c_rtt_max.val());
+        self.bt_rtt.next = self.s_rtt.val() + self.c_tq.val();
+        self.d_clear.next = self.s_now.val() - self.clear_ts_reg.q.val();
+        self.d_prev.next = self.s_now.val() - self.p1_now.q.val();
+        // Algorithm 2's `now - clear_ts > base + tq` for both base candidates and both
+        // `clear_ts` candidates, each `d > b` as the borrow of `b - d` (33 bits): one carry
+        // chain each (a `>` was mapped to a LUT tree after the add).
+        self.clr_base.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.base_tq_reg.q.val()) - bit_cast::<33, 32>(self.d_clear.val()))
+                >> 32,
+        );
+        self.clr_prev_base.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.base_tq_reg.q.val()) - bit_cast::<33, 32>(self.d_prev.val()))
+                >> 32,
+        );
+        self.clr_rtt.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.bt_rtt.val()) - bit_cast::<33, 32>(self.d_clear.val())) >> 32,
+        );
+        self.clr_prev_rtt.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.bt_rtt.val()) - bit_cast::<33, 32>(self.d_prev.val())) >> 32,
+        );
         self.base_new.next = self.base_rtt_reg.q.val();
         self.delay.next = self.s_rtt.val() - self.base_rtt_reg.q.val();
         self.rtt_below.next = self.s_rtt.val() < self.base_rtt_reg.q.val();
@@ -1056,6 +1137,9 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
                 self.malformed_reg.d.next = self.malformed_reg.q.val() + self.c_one32.val();
             } else {
                 self.base_rtt_reg.d.next = self.base_new.val();
+                if self.rtt_below.val() {
+                    self.base_tq_reg.d.next = self.bt_rtt.val();
+                }
             }
         }
         if self.advance.val() {
@@ -1072,19 +1156,20 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             if self.malformed.val() {
                 self.p1_base.d.next = self.base_rtt_reg.q.val();
             }
-            // base + tq and tq - delay from both candidates in parallel, then a select (not a
-            // compare, a select and then an add).
-            self.p1_base_tq.d.next = self.base_rtt_reg.q.val() + self.c_tq.val();
+            // tq - delay, and Algorithm 2's clear against base + tq, from both base candidates
+            // in parallel, then a select (not a compare, a select and then an add).
             self.p1_tqmd.d.next = self.c_tq.val() + self.base_rtt_reg.q.val() - self.s_rtt.val();
+            self.p1_clr_reg.d.next = self.clr_base.val().any();
+            self.p1_clr_prev.d.next = self.clr_prev_base.val().any();
             if self.rtt_below.val() {
-                self.p1_base_tq.d.next = self.s_rtt.val() + self.c_tq.val();
                 self.p1_tqmd.d.next = self.c_tq.val();
+                self.p1_clr_reg.d.next = self.clr_rtt.val().any();
+                self.p1_clr_prev.d.next = self.clr_prev_rtt.val().any();
             }
-            // The timers' differences, so stage 2's loops are a compare of registers and a
-            // select, not a subtraction from the state they update.
-            self.p1_d_clear.d.next = self.s_now.val() - self.clear_ts_reg.q.val();
+            // The timers' differences, so stage 2's loops are a select of flags or a compare
+            // of registers, not a subtraction from the state they update.
             self.p1_d_fair.d.next = self.s_now.val() - self.last_fair_reg.q.val();
-            self.p1_d_prev.d.next = self.s_now.val() - self.p1_now.q.val();
+            self.p1_d_prev.d.next = self.d_prev.val();
             self.p1_d_dec.d.next = self.s_now.val() - self.last_dec_reg.q.val();
             self.p1_d_prev2.d.next = self.s_now.val() - self.p2_now.q.val();
             self.p1_d_prev3.d.next = self.s_now.val() - self.p3_now.q.val();
@@ -1097,9 +1182,9 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         // achievedBDP's clear and the fairness timer: measured in stage 1 from the registers,
         // or from the `now` of the ACK just ahead when that one reset the timer (it left stage 2
         // after stage 1 read the register).
-        self.can_clear.next = self.p1_d_clear.q.val() > self.p1_base_tq.q.val();
+        self.can_clear.next = self.p1_clr_reg.q.val();
         if self.s2_cleared_reg.q.val() {
-            self.can_clear.next = self.p1_d_prev.q.val() > self.p1_base_tq.q.val();
+            self.can_clear.next = self.p1_clr_prev.q.val();
         }
         // The count saturates at 2^32 - 1: the sum's carry out (no compare after the add).
         self.rx_sum.next =
@@ -1140,10 +1225,13 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         // The window as the pipeline holds it: the ACKs ahead of this one (stages 3 to 15)
         // have not reached it yet (the model's `step_pipelined(.., ahead)`).
         self.lagw.next = self.cwnd_reg.q.val();
-        // gain = (alpha*MTU * (tq - delay)) >> (16 - cf), two stages on.
+        // gain = (alpha*MTU * (tq - delay)) >> (16 - cf), three stages on: the operand is
+        // registered again (`p2_tqmd`, whose only load is the multiplier, so it can sit by
+        // the DSP; the gain is not needed before stage 11).
         self.mul_alpha.a.next = self.c_alpha_mtu.val();
-        self.mul_alpha.b.next = self.p1_tqmd.q.val();
+        self.mul_alpha.b.next = self.p2_tqmd.q.val();
         if self.advance.val() {
+            self.p2_tqmd.d.next = self.p1_tqmd.q.val();
             self.p2_valid.d.next = self.p1_valid.q.val();
             self.p2_o.d.next = (bit_cast::<64, 32>(self.p1_base.q.val()) << 32)
                 | bit_cast::<64, 32>(self.out_avg.val());
@@ -1251,8 +1339,6 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.p4_idx_a.d.next = self.norm_a.n.val() >> self.c_31_minus_r.val();
             self.p4_lz_c.d.next = self.norm_c.lz.val();
             self.p4_lz_a.d.next = self.norm_a.lz.val();
-            self.p4_gain.d.next =
-                bit_cast::<32, 64>(self.mul_alpha.p.val() >> self.c_16_minus_cf.val());
         }
 
         // ---- S5: the reciprocal table.
@@ -1260,6 +1346,8 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         self.rom_avg.address.next = bit_cast::<R, 32>(self.p4_idx_a.q.val());
         if self.advance.val() {
             self.p5_t_c.d.next = self.rom_cwnd.data.val();
+            self.p5_gain.d.next =
+                bit_cast::<32, 64>(self.mul_alpha.p.val() >> self.c_16_minus_cf.val());
             self.p5_t_a.d.next = self.rom_avg.data.val();
         }
 
@@ -1281,15 +1369,29 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         }
         self.ratio_full.next = self.p9_xc.q.val() >> self.p9_fine_c.q.val();
         self.g_full.next = self.p9_xa.q.val() >> self.p9_fine_a.q.val();
+        // Saturations read off the high bits (OR trees), not 64-bit compares, and off the
+        // unshifted word (bits at or above the bound plus the fine shift), so the OR trees
+        // run beside the shift instead of after it.
+        self.ratio_sat.next = false;
+        self.g_sat.next = false;
+        for k in 0..8usize {
+            if self.p9_fine_c.q.val() == k.to_bits::<8>() {
+                self.ratio_sat.next =
+                    ((self.p9_xc.q.val() >> k.to_bits::<8>()) & !self.c_ratio_max.val()).any();
+            }
+            if self.p9_fine_a.q.val() == k.to_bits::<8>() {
+                self.g_sat.next =
+                    ((self.p9_xa.q.val() >> k.to_bits::<8>()) & self.c_from_two.val()).any();
+            }
+        }
         if self.advance.val() {
-            // Saturations read off the high bits (OR trees), not 64-bit compares.
             self.p10_ratio.d.next = bit_cast::<32, 64>(self.ratio_full.val());
-            if (self.ratio_full.val() & !self.c_ratio_max.val()).any() {
+            if self.ratio_sat.val() {
                 self.p10_ratio.d.next = bit_cast::<32, 64>(self.c_ratio_max.val());
             }
             self.p10_g.d.next = bit_cast::<18, 64>(self.g_full.val());
             // (at exactly 2^17 the select gives the same value)
-            if (self.g_full.val() & self.c_from_two.val()).any() {
+            if self.g_sat.val() {
                 self.p10_g.d.next = bit_cast::<18, 64>(self.c_two.val());
             }
         }
@@ -1297,16 +1399,18 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         // ---- S11: factor = clamp((1 - gamma) + term, 0.5, 1), where (1 - gamma) + g > 1 <=>
         // g > gamma and (1 - gamma) + g < 1/2 <=> g < 1/2 - (1 - gamma). The compares read the
         // saturated term: the same answers as the full one, as both bounds are below 2^17.
-        self.g_gt.next = bit_cast::<64, 18>(self.p10_g.q.val()) > self.c_g_hi.val();
-        self.g_lt.next = bit_cast::<64, 18>(self.p10_g.q.val()) < self.c_g_lo.val();
-        self.factor.next = self.c_one_minus_gamma.val() + bit_cast::<64, 18>(self.p10_g.q.val());
+        // (At the term's 18 bits and the factor's 32: the bounds are below 2^17 and the sum
+        // below 2^18, so no 64-bit chain.)
+        self.g_gt.next = self.p10_g.q.val() > self.c_g_hi.val();
+        self.g_lt.next = self.p10_g.q.val() < self.c_g_lo.val();
+        self.factor.next = self.c_one_minus_gamma.val() + bit_cast::<32, 18>(self.p10_g.q.val());
         if self.g_gt.val() {
             self.factor.next = self.c_one.val();
         } else if self.g_lt.val() {
             self.factor.next = self.c_half.val();
         }
         if self.advance.val() {
-            self.p11_factor.d.next = bit_cast::<32, 64>(self.factor.val());
+            self.p11_factor.d.next = self.factor.val();
             self.p11_ratio.d.next = self.p10_ratio.q.val();
         }
 
@@ -1352,44 +1456,81 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         self.wf.next = bit_cast::<40, 64>(self.mul_w.p.val() >> 16);
         self.cut40.next = bit_cast::<40, 32>(self.p13_cutval.q.val());
         self.cut_biased.next = self.cut40.val() | self.c_bias.val();
+        self.hi14.next = self.p13_hi_e.q.val();
+        self.lo14.next = self.c_mtu_bias.val();
+        if (self.arm14.val() == self.c_arm_additive.val())
+            | (self.arm14.val() == self.c_arm_proportional.val())
+        {
+            self.hi14.next = self.p13_hi_e.q.val() - self.inc.val();
+            self.lo14.next = self.c_mtu_bias.val() - self.inc.val();
+        }
+        if self.arm14.val() == self.c_arm_multiplicative.val() {
+            self.hi14.next = self.p13_hi_w.q.val() - self.wf.val();
+            self.lo14.next = self.p13_lo_w.q.val() - self.wf.val();
+        }
+        self.cut14.next = self.arm14.val() == self.c_arm_achieved_bdp_cut.val();
+        self.cutres14.next = bit_cast::<32, 40>(self.cut40.val() + self.p13_e.q.val());
+        if self.cut_biased.val() > self.p13_hi_e.q.val() {
+            self.cutres14.next = bit_cast::<32, 40>(self.c_max_cwnd.val());
+        } else if self.cut_biased.val() < self.c_mtu_bias.val() {
+            self.cutres14.next = self.p13_lo.q.val();
+        }
         if self.advance.val() {
             self.p14_d.d.next = self.p13_e.q.val();
-            self.p14_hi_thr.d.next = self.p13_hi_e.q.val();
-            self.p14_lo_thr.d.next = self.c_mtu_bias.val();
             if (self.arm14.val() == self.c_arm_additive.val())
                 | (self.arm14.val() == self.c_arm_proportional.val())
             {
                 self.p14_d.d.next = self.p13_e.q.val() + self.inc.val();
-                self.p14_hi_thr.d.next = self.p13_hi_e.q.val() - self.inc.val();
-                self.p14_lo_thr.d.next = self.c_mtu_bias.val() - self.inc.val();
             }
             if self.arm14.val() == self.c_arm_multiplicative.val() {
                 self.p14_d.d.next = self.p13_e_m_w.q.val() + self.wf.val();
-                self.p14_hi_thr.d.next = self.p13_hi_w.q.val() - self.wf.val();
-                self.p14_lo_thr.d.next = self.p13_lo_w.q.val() - self.wf.val();
             }
-            self.p14_lo.d.next = self.p13_lo.q.val();
-            self.p14_cut.d.next = self.arm14.val() == self.c_arm_achieved_bdp_cut.val();
-            self.p14_cutres.d.next = bit_cast::<32, 40>(self.cut40.val() + self.p13_e.q.val());
-            if self.cut_biased.val() > self.p13_hi_e.q.val() {
-                self.p14_cutres.d.next = bit_cast::<32, 40>(self.c_max_cwnd.val());
-            } else if self.cut_biased.val() < self.c_mtu_bias.val() {
-                self.p14_cutres.d.next = self.p13_lo.q.val();
+            self.p14_hi_thr.d.next = self.hi14.val();
+            self.p14_lo_thr.d.next = self.lo14.val();
+            // `cwnd + 2^36 > hi` and `< lo` with each bound's top byte tested here (2^36 +
+            // cwnd has top byte 16), so the loop compares only the window's 32 bits; the cut
+            // (which does not read the window) forces the low clamp with its own result.
+            // (As bit tests: top < 16 is bits 39..36 clear, top == 16 is bits 39..32 equal
+            // to 2^36's; written as compares they were mapped to another carry chain.)
+            self.p14_o_all.d.next =
+                !self.cut14.val() & !(self.hi14.val() & self.c_m39_36.val()).any();
+            self.p14_o_cmp.d.next =
+                !self.cut14.val() & ((self.hi14.val() & self.c_m39_32.val()) == self.c_bias.val());
+            self.p14_u_all.d.next = self.cut14.val()
+                | ((self.lo14.val() & self.c_m39_36.val()).any()
+                    & ((self.lo14.val() & self.c_m39_32.val()) != self.c_bias.val()));
+            self.p14_u_cmp.d.next =
+                !self.cut14.val() & ((self.lo14.val() & self.c_m39_32.val()) == self.c_bias.val());
+            self.p14_locut.d.next = self.p13_lo.q.val();
+            if self.cut14.val() {
+                self.p14_locut.d.next = self.cutres14.val();
             }
         }
 
         // ---- S15, the loop: cwnd + d, clamped to [MTU + e, max] (or the cut's result).
         self.cw40.next = bit_cast::<40, 32>(self.cwnd_reg.q.val());
         self.loop_sum.next = self.cw40.val() + self.p14_d.q.val();
-        self.biased.next = self.cw40.val() | self.c_bias.val();
         self.cwnd_new.next = bit_cast::<32, 40>(self.loop_sum.val());
-        if self.biased.val() > self.p14_hi_thr.q.val() {
+        // The 32-bit compares as subtraction borrows, so they are carry chains (a `>` here
+        // was mapped to a LUT tree), then one flag LUT and the select.
+        self.gt_hi32.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.p14_hi_thr.q.val().get_bits::<32>(0))
+                - bit_cast::<33, 32>(self.cwnd_reg.q.val()))
+                >> 32,
+        );
+        self.lt_lo32.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.cwnd_reg.q.val())
+                - bit_cast::<33, 32>(self.p14_lo_thr.q.val().get_bits::<32>(0)))
+                >> 32,
+        );
+        self.over_hi.next =
+            self.p14_o_all.q.val() | (self.p14_o_cmp.q.val() & self.gt_hi32.val().any());
+        self.under_lo.next =
+            self.p14_u_all.q.val() | (self.p14_u_cmp.q.val() & self.lt_lo32.val().any());
+        if self.over_hi.val() {
             self.cwnd_new.next = bit_cast::<32, 40>(self.c_max_cwnd.val());
-        } else if self.biased.val() < self.p14_lo_thr.q.val() {
-            self.cwnd_new.next = self.p14_lo.q.val();
-        }
-        if self.p14_cut.q.val() {
-            self.cwnd_new.next = self.p14_cutres.q.val();
+        } else if self.under_lo.val() {
+            self.cwnd_new.next = self.p14_locut.q.val();
         }
 
         // The carried values, and the stage registers (the pipeline moves on `advance`).
@@ -1454,7 +1595,6 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.p7_sh_a.d.next = self.p6_sh_a.q.val();
             self.p8_sh_c.d.next = self.p7_sh_c.q.val();
             self.p8_sh_a.d.next = self.p7_sh_a.q.val();
-            self.p5_gain.d.next = self.p4_gain.q.val();
             self.p6_gain.d.next = self.p5_gain.q.val();
             self.p7_gain.d.next = self.p6_gain.q.val();
             self.p8_gain.d.next = self.p7_gain.q.val();
