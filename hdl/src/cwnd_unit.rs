@@ -499,8 +499,9 @@ pub struct CwndUnitRtl<const R: usize> {
     p13_lo: DFF<Bits<32>>,
     p13_cutval: DFF<Bits<32>>,
     p14_d: DFF<Bits<40>>,
-    p14_hi_thr: DFF<Bits<40>>,
-    p14_lo_thr: DFF<Bits<40>>,
+    /// The bounds' low 32 bits (their top bytes are the `p14_o_*` / `p14_u_*` flags).
+    p14_hi_thr: DFF<Bits<32>>,
+    p14_lo_thr: DFF<Bits<32>>,
     /// The low clamp's value (`MTU + e`), or the achievedBDP cut's result, whole (it does not
     /// read the window).
     p14_locut: DFF<Bits<32>>,
@@ -1485,8 +1486,8 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             if self.arm14.val() == self.c_arm_multiplicative.val() {
                 self.p14_d.d.next = self.p13_e_m_w.q.val() + self.wf.val();
             }
-            self.p14_hi_thr.d.next = self.hi14.val();
-            self.p14_lo_thr.d.next = self.lo14.val();
+            self.p14_hi_thr.d.next = self.hi14.val().get_bits::<32>(0);
+            self.p14_lo_thr.d.next = self.lo14.val().get_bits::<32>(0);
             // `cwnd + 2^36 > hi` and `< lo` with each bound's top byte tested here (2^36 +
             // cwnd has top byte 16), so the loop compares only the window's 32 bits; the cut
             // (which does not read the window) forces the low clamp with its own result.
@@ -1514,13 +1515,13 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         // The 32-bit compares as subtraction borrows, so they are carry chains (a `>` here
         // was mapped to a LUT tree), then one flag LUT and the select.
         self.gt_hi32.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.p14_hi_thr.q.val().get_bits::<32>(0))
+            (bit_cast::<33, 32>(self.p14_hi_thr.q.val())
                 - bit_cast::<33, 32>(self.cwnd_reg.q.val()))
                 >> 32,
         );
         self.lt_lo32.next = bit_cast::<1, 33>(
             (bit_cast::<33, 32>(self.cwnd_reg.q.val())
-                - bit_cast::<33, 32>(self.p14_lo_thr.q.val().get_bits::<32>(0)))
+                - bit_cast::<33, 32>(self.p14_lo_thr.q.val()))
                 >> 32,
         );
         self.over_hi.next =
