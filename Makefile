@@ -44,9 +44,12 @@ bench: deps
 	$(CARGO) run --release --locked -p testbench --bin cosim_bench
 
 # Open FPGA flow: every block of $(CONFIG) out of context and the ECP5 board top (Yosys
-# synth_ecp5, nextpnr-ecp5), the top built from configs/small.toml (the default-config NIC does
-# not fit the ECP5-85). Writes target/report/timing.{json,md}; two hours or more on the default
-# config: the SACK sender fills 99% of the device and its placement alone runs over an hour
-# (docs/timing.md).
+# synth_ecp5, nextpnr-ecp5), the top built from configs/small.toml. Writes
+# target/report/timing.{json,md}. Each nextpnr run gets PNR_BUDGET_MINS minutes: the default
+# config's SACK sender and NIC do not finish routing in that time (the sender did not in 80),
+# and their rows then give the packer's cells and nextpnr's estimate after placement
+# (docs/timing.md). About an hour on 2 cores at the default config (55 min here).
+PNR_BUDGET_MINS ?= 40
 synth: build
-	$(STRACKGEN) report --config $(CONFIG) --top-config configs/small.toml --out target/report
+	$(STRACKGEN) report --config $(CONFIG) --top-config configs/small.toml --out target/report \
+	  --pnr-budget-mins $(PNR_BUDGET_MINS)

@@ -76,6 +76,11 @@ enum Cmd {
         /// Tool runs at a time (default: the number of cores; nextpnr uses one each).
         #[arg(long)]
         jobs: Option<usize>,
+        /// Minutes each nextpnr run may take; one still running then is stopped and its row
+        /// says how far it got (the cells after packing, nextpnr's estimate after placement).
+        /// 0: no limit.
+        #[arg(long, default_value_t = 0)]
+        pnr_budget_mins: u64,
     },
     /// Generate the Verilog of every block, a filelist and a manifest.
     Verilog {
@@ -256,13 +261,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             root,
             progress_secs,
             jobs,
+            pnr_budget_mins,
         } => report_cmd(
             config.as_ref(),
             out,
             if top_only { None } else { Some(blocks) },
             (!no_top, top_config),
             root,
-            (progress_secs, jobs),
+            (progress_secs, jobs, pnr_budget_mins),
         ),
         Cmd::Schedule {
             flows,
@@ -329,7 +335,7 @@ fn report_cmd(
     blocks: Option<Vec<String>>,
     (top, top_config): (bool, Option<PathBuf>),
     root: PathBuf,
-    (progress_secs, jobs): (u64, Option<usize>),
+    (progress_secs, jobs, pnr_budget_mins): (u64, Option<usize>, u64),
 ) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
     let name_of = |p: Option<&PathBuf>| {
@@ -387,6 +393,8 @@ fn report_cmd(
         progress_every: std::time::Duration::from_secs(progress_secs),
         jobs,
         top_config,
+        pnr_budget: (pnr_budget_mins > 0)
+            .then(|| std::time::Duration::from_secs(pnr_budget_mins * 60)),
     };
     let rows = synth::run(&cfg, &config_name, &opts, &tools)?;
     print!("{}", synth::markdown(&rows));
@@ -395,7 +403,8 @@ fn report_cmd(
         out.join("timing.json").display(),
         out.join("timing.md").display()
     );
-    // A design too big for the device is a finding of the report, not a failure of the flow.
+    // A design too big for the device, or one nextpnr did not finish within --pnr-budget-mins,
+    // is a finding of the report, not a failure of the flow.
     let failed: Vec<&str> = rows
         .iter()
         .filter(|r| {

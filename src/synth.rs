@@ -40,6 +40,9 @@ pub struct Options {
     /// The configuration the board top is built from, and its name, when it is not the
     /// blocks' (the default-config NIC does not fit the ECP5-85).
     pub top_config: Option<(Config, String)>,
+    /// How long each nextpnr run may take; one still running then is stopped, and its row
+    /// says how far it got ([`Row::unfinished`]). `None`: no limit.
+    pub pnr_budget: Option<Duration>,
 }
 
 /// One line of the report.
@@ -58,6 +61,12 @@ pub struct Row {
     pub dsp: Option<u64>,
     /// Achieved after routing (the slowest clock's).
     pub fmax_mhz: Option<f64>,
+    /// When nextpnr was stopped at the budget after placing: its estimate after placement
+    /// (the slowest clock's), not a routed figure.
+    pub fmax_estimate_mhz: Option<f64>,
+    /// When nextpnr was stopped at the budget: how long it ran and in which phase. The cell
+    /// counts are then the packer's (taken before placement), and there is no routed Fmax.
+    pub unfinished: Option<String>,
     pub target_mhz: f64,
     pub meets_target: bool,
     /// Cycles from an event in to its result out; `None` for the board top.
@@ -96,6 +105,8 @@ impl Row {
             ebr: Some(f.ebr),
             dsp: Some(f.dsp),
             fmax_mhz: Some(f.fmax_mhz),
+            fmax_estimate_mhz: None,
+            unfinished: None,
             target_mhz: TARGET_MHZ,
             meets_target: f.fmax_mhz >= TARGET_MHZ,
             latency: job.block.map(|b| b.latency),
@@ -104,6 +115,49 @@ impl Row {
             line_rate_margin: eps.map(|e| e / LINE_RATE_PPS),
             seconds,
             error: None,
+        }
+    }
+
+    /// The row of a run whose nextpnr was stopped at the budget: what it got that far.
+    fn unfinished(job: &Job, p: &Partial, seconds: f64) -> Row {
+        let c = p.cells.as_ref();
+        Row {
+            block: job.name.to_string(),
+            config: job.config.to_string(),
+            device: job.device.clone(),
+            lut4: c.map(|c| c.lut4),
+            ff: c.map(|c| c.ff),
+            ebr: c.map(|c| c.ebr),
+            dsp: c.map(|c| c.dsp),
+            fmax_mhz: None,
+            fmax_estimate_mhz: p.estimate_mhz,
+            unfinished: Some(format!(
+                "nextpnr stopped at the {}-minute budget while {}",
+                p.budget.as_secs() / 60,
+                p.phase
+            )),
+            target_mhz: TARGET_MHZ,
+            meets_target: false,
+            latency: job.block.map(|b| b.latency),
+            events_per_clock: job.block.map(|b| b.events_per_clock),
+            events_per_sec: None,
+            line_rate_margin: None,
+            seconds,
+            error: None,
+        }
+    }
+
+    /// The row of a design with more cells than the device has: the finding as its error,
+    /// the packer's counts as its cells.
+    fn too_big(job: &Job, error: String, cells: Option<&Cells>, seconds: f64) -> Row {
+        Row {
+            lut4: cells.map(|c| c.lut4),
+            ff: cells.map(|c| c.ff),
+            ebr: cells.map(|c| c.ebr),
+            dsp: cells.map(|c| c.dsp),
+            latency: job.block.map(|b| b.latency),
+            events_per_clock: job.block.map(|b| b.events_per_clock),
+            ..Row::failed(job, error, seconds)
         }
     }
 
@@ -117,6 +171,8 @@ impl Row {
             ebr: None,
             dsp: None,
             fmax_mhz: None,
+            fmax_estimate_mhz: None,
+            unfinished: None,
             target_mhz: TARGET_MHZ,
             meets_target: false,
             latency: None,
@@ -263,7 +319,9 @@ pub fn run(
                 // figures are not lost.
                 let secs = t0.elapsed().as_secs_f64();
                 let row = match r {
-                    Ok(f) => Row::measured(job, &f, secs),
+                    Ok(Pnr::Routed(f)) => Row::measured(job, &f, secs),
+                    Ok(Pnr::Unfinished(p)) => Row::unfinished(job, &p, secs),
+                    Ok(Pnr::TooBig(e, cells)) => Row::too_big(job, e, cells.as_ref(), secs),
                     Err(e) => Row::failed(job, e, secs),
                 };
                 eprintln!("      {}", summary(&row));
@@ -291,6 +349,87 @@ impl Job<'_> {
     }
 }
 
+/// How a place-and-route run ended.
+enum Pnr {
+    Routed(PnrFigures),
+    /// Stopped at the budget.
+    Unfinished(Partial),
+    /// More cells than the device has (the [`DOES_NOT_FIT`] message), with the packer's counts.
+    TooBig(String, Option<Cells>),
+}
+
+/// What a run stopped at the budget got: read from nextpnr's log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Partial {
+    pub budget: Duration,
+    /// The phase it was in ("placing (detailed)", "routing", ...).
+    pub phase: String,
+    /// The packer's cell counts, if it got that far.
+    pub cells: Option<Cells>,
+    /// The estimate after placement (the slowest clock's), if it got that far.
+    pub estimate_mhz: Option<f64>,
+}
+
+/// Cells of the device a design uses.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cells {
+    pub lut4: u64,
+    pub ff: u64,
+    pub ebr: u64,
+    pub dsp: u64,
+}
+
+/// From the log of a nextpnr run that did not finish: the packer's utilisation table (the
+/// last one in the log) and the timing estimate made after placement (each clock's last
+/// "Max frequency" line; the slowest of them). Routing's final figures are never in such a
+/// log: it was stopped before them.
+pub fn parse_partial_log(log: &str) -> (Option<Cells>, Option<f64>) {
+    let mut used = std::collections::BTreeMap::<String, u64>::new();
+    let mut clocks = std::collections::BTreeMap::<String, f64>::new();
+    for line in log.lines() {
+        let l = line
+            .trim_start_matches("Info:")
+            .trim_start_matches("Warning:")
+            .trim();
+        if let Some(rest) = l.strip_prefix("Max frequency for clock") {
+            // `'clock': 91.34 MHz (FAIL at 125.00 MHz)`
+            if let Some((name, tail)) = rest.rsplit_once("':") {
+                if let Some(mhz) = tail
+                    .split_whitespace()
+                    .next()
+                    .and_then(|v| v.parse::<f64>().ok())
+                {
+                    clocks.insert(name.trim().trim_start_matches('\'').to_string(), mhz);
+                }
+            }
+            continue;
+        }
+        let Some((cell, rest)) = l.split_once(':') else {
+            continue;
+        };
+        let Some((n, avail)) = rest.split_once('/') else {
+            continue;
+        };
+        if let (Ok(n), Some(true)) = (
+            n.trim().parse::<u64>(),
+            avail
+                .split_whitespace()
+                .next()
+                .map(|a| a.parse::<u64>().is_ok()),
+        ) {
+            used.insert(cell.trim().to_string(), n);
+        }
+    }
+    let cells = used.get("TRELLIS_COMB").map(|&lut4| Cells {
+        lut4,
+        ff: used.get("TRELLIS_FF").copied().unwrap_or(0),
+        ebr: used.get("DP16KD").copied().unwrap_or(0),
+        dsp: used.get("MULT18X18D").copied().unwrap_or(0),
+    });
+    let estimate = clocks.values().copied().reduce(f64::min);
+    (cells, estimate)
+}
+
 /// Yosys on `reads` (the `read_verilog` command) with `top` as the top module, then nextpnr
 /// with `nextpnr_args`, in the output directory; files are named after `stem`, progress lines
 /// after `label`. nextpnr runs in the output directory with names relative to it: the yowasp
@@ -303,7 +442,7 @@ fn synth_and_pnr(
     nextpnr_args: &[String],
     opts: &Options,
     tools: &Tools,
-) -> Result<PnrFigures, String> {
+) -> Result<Pnr, String> {
     let json = opts.out.join(format!("{stem}.json"));
     run_tool(
         &tools.yosys,
@@ -312,6 +451,7 @@ fn synth_and_pnr(
         &opts.out.join(format!("{stem}.yosys.log")),
         &format!("{label}: yosys"),
         opts.progress_every,
+        None,
     )?;
     let mut args: Vec<String> = vec!["--json".into(), format!("{stem}.json")];
     args.extend_from_slice(nextpnr_args);
@@ -324,24 +464,48 @@ fn synth_and_pnr(
         "--report".into(),
         format!("{stem}.report.json"),
     ]);
-    run_tool(
+    let log = opts.out.join(format!("{stem}.nextpnr.log"));
+    let ended = match run_tool(
         &tools.nextpnr,
         &args,
         &opts.out,
-        &opts.out.join(format!("{stem}.nextpnr.log")),
+        &log,
         &format!("{label}: nextpnr"),
         opts.progress_every,
-    )?;
-    parse_nextpnr_report(&opts.out.join(format!("{stem}.report.json")))
+        opts.pnr_budget,
+    ) {
+        Err(e) if e.starts_with(DOES_NOT_FIT) => {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            return Ok(Pnr::TooBig(e, parse_partial_log(&text).0));
+        }
+        r => r?,
+    };
+    match ended {
+        Ended::Done => Ok(Pnr::Routed(parse_nextpnr_report(
+            &opts.out.join(format!("{stem}.report.json")),
+        )?)),
+        Ended::Stopped { phase, budget } => {
+            let text = std::fs::read_to_string(&log)
+                .map_err(|e| format!("cannot read {}: {e}", log.display()))?;
+            let (cells, estimate_mhz) = parse_partial_log(&text);
+            Ok(Pnr::Unfinished(Partial {
+                budget,
+                phase,
+                cells,
+                // Only placement makes an estimate before routing's own report.
+                estimate_mhz: estimate_mhz.filter(|_| phase_reached(&text, "routing")),
+            }))
+        }
+    }
+}
+
+/// Whether nextpnr's log shows it reached `phase` (as [`phase_of`] names them).
+fn phase_reached(log: &str, phase: &str) -> bool {
+    log.lines().any(|l| phase_of(l) == Some(phase))
 }
 
 /// One block out of context, its clock constrained at the target.
-fn run_block(
-    b: &hdl::Block,
-    gen: &Path,
-    opts: &Options,
-    tools: &Tools,
-) -> Result<PnrFigures, String> {
+fn run_block(b: &hdl::Block, gen: &Path, opts: &Options, tools: &Tools) -> Result<Pnr, String> {
     let name = &b.name;
     let reads = format!("read_verilog {}", gen.join(format!("{name}.v")).display());
     let args = [
@@ -354,7 +518,7 @@ fn run_block(
 }
 
 /// The ECP5 board top (fpga/ecp5_evn) with its pins and clock constraints.
-fn run_top(gen: &Path, opts: &Options, tools: &Tools) -> Result<PnrFigures, String> {
+fn run_top(gen: &Path, opts: &Options, tools: &Tools) -> Result<Pnr, String> {
     let rtl = opts.root.join("fpga/rtl");
     let mut files: Vec<PathBuf> = vec![gen.join("strack_nic.v"), gen.join("load_table.v")];
     let mut common: Vec<PathBuf> = std::fs::read_dir(&rtl)
@@ -404,9 +568,30 @@ fn run_top(gen: &Path, opts: &Options, tools: &Tools) -> Result<PnrFigures, Stri
 
 fn summary(r: &Row) -> String {
     if let Some(e) = &r.error {
-        return format!("{}: FAILED: {}", r.block, e.lines().next().unwrap_or(""));
+        // Too big for the device is a finding of the report, not a failure of the flow.
+        let what = if e.starts_with(DOES_NOT_FIT) {
+            ""
+        } else {
+            "FAILED: "
+        };
+        return format!("{}: {what}{}", r.block, e.lines().next().unwrap_or(""));
     }
     let n = |v: Option<u64>| v.map_or("–".to_string(), |v| v.to_string());
+    if let Some(u) = &r.unfinished {
+        return format!(
+            "{}: not routed ({u}); {}, {} LUT4, {} FF, {} EBR, {} DSP after packing, {:.0} s",
+            r.block,
+            r.fmax_estimate_mhz
+                .map_or("no placement estimate".to_string(), |e| format!(
+                    "{e:.2} MHz estimated after placement"
+                )),
+            n(r.lut4),
+            n(r.ff),
+            n(r.ebr),
+            n(r.dsp),
+            r.seconds
+        );
+    }
     format!(
         "{}: {:.2} MHz ({}), {} LUT4, {} FF, {} EBR, {} DSP, {:.0} s",
         r.block,
@@ -424,8 +609,20 @@ fn summary(r: &Row) -> String {
     )
 }
 
+/// How a tool run ended, when it did not fail.
+#[derive(Debug, PartialEq)]
+enum Ended {
+    Done,
+    /// Stopped at `budget`, in `phase`.
+    Stopped {
+        phase: String,
+        budget: Duration,
+    },
+}
+
 /// Run a tool in `cwd` with its output going to `log`, printing `label: <phase> (elapsed)` every
-/// `every` while it runs. Fails with the log's last lines if the tool fails.
+/// `every` while it runs; stop it if it runs past `budget`. Fails with the log's last lines if
+/// the tool fails.
 fn run_tool(
     prog: &str,
     args: &[String],
@@ -433,7 +630,8 @@ fn run_tool(
     log: &Path,
     label: &str,
     every: Duration,
-) -> Result<(), String> {
+    budget: Option<Duration>,
+) -> Result<Ended, String> {
     let mut child = Command::new(prog)
         .args(args)
         .current_dir(cwd)
@@ -477,10 +675,23 @@ fn run_tool(
         "starting"
     });
     let mut tail: Vec<String> = Vec::new();
+    let mut stopped = false;
+    // The packer's table says whether the design fits before placement starts; placing a
+    // design that does not fit runs until the budget and then fails anyway.
+    let mut overfull: Option<String> = None;
     loop {
         match rx.recv_timeout(Duration::from_millis(500)) {
             Ok(line) => {
                 writeln!(file, "{line}").map_err(|e| format!("{}: {e}", log.display()))?;
+                if overfull.is_none() && !stopped {
+                    if let Some(m) = does_not_fit(&line) {
+                        eprintln!("      {label}: {m}: stopped");
+                        child
+                            .kill()
+                            .map_err(|e| format!("cannot stop {prog}: {e}"))?;
+                        overfull = Some(m);
+                    }
+                }
                 if let Some(p) = phase_of(&line) {
                     phase = p.to_string();
                 }
@@ -497,11 +708,31 @@ fn run_tool(
             eprintln!("      {label}: {phase} ({}m{:02}s)", s / 60, s % 60);
             next_report += every;
         }
+        if let Some(b) = budget.filter(|&b| !stopped && overfull.is_none() && t0.elapsed() >= b) {
+            eprintln!(
+                "      {label}: stopped at the {}-minute budget while {phase}",
+                b.as_secs() / 60
+            );
+            // Killing it closes its pipes, which ends the loop.
+            child
+                .kill()
+                .map_err(|e| format!("cannot stop {prog}: {e}"))?;
+            stopped = true;
+        }
     }
     for r in readers {
         let _ = r.join();
     }
     let status = child.wait().map_err(|e| format!("{prog}: {e}"))?;
+    if let Some(m) = overfull {
+        return Err(m);
+    }
+    if stopped {
+        return Ok(Ended::Stopped {
+            phase,
+            budget: budget.unwrap_or_default(),
+        });
+    }
     if !status.success() {
         if let Some(msg) = std::fs::read_to_string(log)
             .ok()
@@ -515,7 +746,7 @@ fn run_tool(
             tail.join("\n")
         ));
     }
-    Ok(())
+    Ok(Ended::Done)
 }
 
 /// Prefix of the error of a design that needs more of a resource than the device has: a result
@@ -657,9 +888,14 @@ pub fn markdown(rows: &[Row]) -> String {
     let opt = |o: Option<String>| o.unwrap_or_else(|| "–".into());
     let n = |v: Option<u64>| opt(v.map(|v| v.to_string()));
     for r in rows {
-        let fmax = match (&r.error, r.fmax_mhz) {
-            (Some(_), _) => "failed (log in the output directory)".to_string(),
-            (None, f) => opt(f.map(|f| format!("{f:.2}"))),
+        let fmax = match (&r.error, &r.unfinished, r.fmax_mhz) {
+            (Some(e), _, _) if e.starts_with(DOES_NOT_FIT) => e.clone(),
+            (Some(_), _, _) => "failed (log in the output directory)".to_string(),
+            (None, Some(u), _) => match r.fmax_estimate_mhz {
+                Some(e) => format!("not routed: {u}; {e:.2} estimated after placement"),
+                None => format!("not placed: {u}"),
+            },
+            (None, None, f) => opt(f.map(|f| format!("{f:.2}"))),
         };
         s.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
@@ -747,6 +983,27 @@ mod tests {
         );
         let fits = "Info: \t        TRELLIS_COMB:   82956/  83640    99%\n";
         assert_eq!(does_not_fit(fits), None);
+        // Its row: the finding in the Fmax column, the packer's cells, not "FAILED".
+        let job = Job {
+            block: None,
+            name: "strack_nic",
+            config: "default",
+            device: "x".into(),
+        };
+        let msg = does_not_fit(log).unwrap();
+        let r = Row::too_big(&job, msg, parse_partial_log(log).0.as_ref(), 60.0);
+        assert!(
+            markdown(std::slice::from_ref(&r)).contains(
+                "| strack_nic | default | 122000 | 5343 | 0 | 0 | does not fit: TRELLIS_COMB \
+                 122000 of 83640 | no |"
+            ),
+            "{}",
+            markdown(std::slice::from_ref(&r))
+        );
+        assert_eq!(
+            summary(&r),
+            "strack_nic: does not fit: TRELLIS_COMB 122000 of 83640"
+        );
     }
 
     #[test]
@@ -754,5 +1011,138 @@ mod tests {
         assert_eq!(phase_of("Info: Packing IOs.."), Some("packing"));
         assert_eq!(phase_of("Info: Routing.."), Some("routing"));
         assert_eq!(phase_of("Info: some other line"), None);
+    }
+
+    /// The head of a nextpnr log: packing's utilisation, then placement's estimate, then
+    /// routing starts (the shape of the cwnd unit's log in /tmp runs of this flow).
+    const PLACED_LOG: &str = "Info: Device utilisation:\n\
+        Info: \t              DP16KD:       2/    208     0%\n\
+        Info: \t          MULT18X18D:      18/    156    11%\n\
+        Info: \t          TRELLIS_FF:    4357/  83640     5%\n\
+        Info: \t        TRELLIS_COMB:    4034/  83640     4%\n\
+        Info: Running main analytical placer, max placement attempts per cell = 8843115.\n\
+        Info: Running simulated annealing placer for refinement.\n\
+        Info: Max frequency for clock 'clock': 91.34 MHz (FAIL at 125.00 MHz)\n\
+        Info: Max frequency for clock 'pll_out': 60.50 MHz (FAIL at 126.00 MHz)\n\
+        Info: Routing globals...\n\
+        Info: Routing..\n\
+        Info: Routing 18548 arcs.\n";
+
+    #[test]
+    fn an_unfinished_run_keeps_the_packers_cells_and_the_placement_estimate() {
+        let (cells, est) = parse_partial_log(PLACED_LOG);
+        assert_eq!(
+            cells,
+            Some(Cells {
+                lut4: 4034,
+                ff: 4357,
+                ebr: 2,
+                dsp: 18
+            })
+        );
+        // The slowest clock's estimate.
+        assert_eq!(est, Some(60.50));
+        // Stopped while placing: cells, no estimate.
+        let placing: String = PLACED_LOG.lines().take(6).collect::<Vec<_>>().join("\n");
+        assert_eq!(parse_partial_log(&placing).1, None);
+        assert!(!phase_reached(&placing, "routing") && phase_reached(PLACED_LOG, "routing"));
+        assert_eq!(parse_partial_log("Info: Packing IOs..\n"), (None, None));
+    }
+
+    #[test]
+    fn an_unfinished_run_is_a_row_that_says_how_far_it_got() {
+        let job = Job {
+            block: None,
+            name: "sack_sender",
+            config: "default",
+            device: "x".into(),
+        };
+        let (cells, estimate_mhz) = parse_partial_log(PLACED_LOG);
+        let p = Partial {
+            budget: Duration::from_secs(30 * 60),
+            phase: "routing".into(),
+            cells,
+            estimate_mhz,
+        };
+        let r = Row::unfinished(&job, &p, 1900.0);
+        assert!(r.error.is_none() && r.fmax_mhz.is_none() && !r.meets_target);
+        let md = markdown(std::slice::from_ref(&r));
+        assert!(
+            md.contains(
+                "| sack_sender | default | 4034 | 4357 | 2 | 18 | not routed: nextpnr stopped at \
+                 the 30-minute budget while routing; 60.50 estimated after placement | no |"
+            ),
+            "{md}"
+        );
+        assert!(summary(&r).contains("60.50 MHz estimated after placement"));
+        let unplaced = Row::unfinished(
+            &job,
+            &Partial {
+                estimate_mhz: None,
+                phase: "placing (detailed)".into(),
+                ..p
+            },
+            1900.0,
+        );
+        assert!(markdown(&[unplaced]).contains(
+            "not placed: nextpnr stopped at the 30-minute budget while placing (detailed) |"
+        ));
+    }
+
+    #[test]
+    fn a_tool_past_its_budget_is_stopped() {
+        let dir = std::env::temp_dir().join(format!("strackgen-budget-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("sleep.log");
+        let t0 = Instant::now();
+        let end = run_tool(
+            "sh",
+            &["-c".into(), "echo 'Info: Routing..'; exec sleep 60".into()],
+            &dir,
+            &log,
+            "sleep: nextpnr",
+            Duration::from_secs(3600),
+            Some(Duration::from_millis(1500)),
+        )
+        .unwrap();
+        assert_eq!(
+            end,
+            Ended::Stopped {
+                phase: "routing".into(),
+                budget: Duration::from_millis(1500)
+            }
+        );
+        assert!(t0.elapsed() < Duration::from_secs(30));
+        assert!(std::fs::read_to_string(&log).unwrap().contains("Routing.."));
+        // Without a budget the same kind of run ends by itself.
+        let done = run_tool(
+            "sh",
+            &["-c".into(), "echo done".into()],
+            &dir,
+            &log,
+            "echo",
+            Duration::from_secs(3600),
+            None,
+        )
+        .unwrap();
+        assert_eq!(done, Ended::Done);
+        // A design the packer finds too big is stopped at once, with the finding as its error.
+        let t0 = Instant::now();
+        let err = run_tool(
+            "sh",
+            &[
+                "-c".into(),
+                "echo 'Info: \t        TRELLIS_COMB:   93013/  83640   111%'; exec sleep 60".into(),
+            ],
+            &dir,
+            &log,
+            "big: nextpnr",
+            Duration::from_secs(3600),
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(err, "does not fit: TRELLIS_COMB 93013 of 83640");
+        assert!(t0.elapsed() < Duration::from_secs(30));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -425,6 +425,88 @@ fn report_flow_runs_on_the_small_config() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// The report's two findings that are not failures, end to end through the CLI with stand-in
+/// tools (`STRACKGEN_YOSYS`, `STRACKGEN_NEXTPNR`): a design the packer finds too big is stopped
+/// at once and named so, with the packer's cells; a run still going at `--pnr-budget-mins` is
+/// stopped there, with the packer's cells and the estimate after placement. Both exit 0.
+#[test]
+fn report_stops_a_design_too_big_at_once_and_a_slow_one_at_its_budget() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("strackgen-fake-pnr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = |name: &str, body: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        p
+    };
+    let yosys = script("yosys", "exit 0");
+    // load_table: over the device; cwnd_unit: fits, places, then routes for ever.
+    let nextpnr = script(
+        "nextpnr",
+        r#"[ "$1" = --version ] && exit 0
+case "$*" in
+*load_table*) echo "Info:         TRELLIS_COMB:   93013/  83640   111%" ;;
+*) echo "Info:           TRELLIS_FF:    4357/  83640     5%"
+   echo "Info:         TRELLIS_COMB:    4034/  83640     4%"
+   echo "Info: Running simulated annealing placer for refinement."
+   echo "Info: Max frequency for clock 'clock': 91.34 MHz (FAIL at 125.00 MHz)"
+   echo "Info: Routing.." ;;
+esac
+exec sleep 600"#,
+    );
+    let out = dir.join("report");
+    let t0 = std::time::Instant::now();
+    let run = Command::new(env!("CARGO_BIN_EXE_strackgen"))
+        .args(["report", "--config", "configs/small.toml", "--no-top"])
+        .args(["--blocks", "cwnd_unit,load_table", "--jobs", "2"])
+        .args(["--pnr-budget-mins", "1", "--out"])
+        .arg(&out)
+        .env("STRACKGEN_YOSYS", &yosys)
+        .env("STRACKGEN_NEXTPNR", &nextpnr)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "strackgen report fails:\n{stderr}");
+    assert!(
+        t0.elapsed() < std::time::Duration::from_secs(300),
+        "the stand-in nextpnr runs 10 minutes unless stopped"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("timing.json")).unwrap()).unwrap();
+    let rows = json["rows"].as_array().unwrap();
+    let (slow, big) = (&rows[0], &rows[1]);
+    assert_eq!(slow["block"], "cwnd_unit");
+    assert!(
+        slow["error"].is_null() && slow["fmax_mhz"].is_null(),
+        "{slow}"
+    );
+    assert_eq!(slow["fmax_estimate_mhz"], 91.34);
+    assert_eq!(
+        slow["unfinished"],
+        "nextpnr stopped at the 1-minute budget while routing"
+    );
+    assert_eq!(
+        (slow["lut4"].as_u64(), slow["ff"].as_u64()),
+        (Some(4034), Some(4357))
+    );
+    assert_eq!(big["block"], "load_table");
+    assert_eq!(big["error"], "does not fit: TRELLIS_COMB 93013 of 83640");
+    assert_eq!(big["lut4"], 93013);
+    assert!(
+        big["seconds"].as_f64().unwrap() < 50.0,
+        "not placed until the budget: {big}"
+    );
+    let md = String::from_utf8_lossy(&run.stdout);
+    assert!(md.contains("; 91.34 estimated after placement |"), "{md}");
+    assert!(
+        md.contains("| does not fit: TRELLIS_COMB 93013 of 83640 |"),
+        "{md}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn report_refuses_unknown_blocks_and_names_the_choices() {
     let run = Command::new(env!("CARGO_BIN_EXE_strackgen"))
