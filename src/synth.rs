@@ -678,12 +678,16 @@ fn run_tool(
     let mut stopped = false;
     // The packer's table says whether the design fits before placement starts; placing a
     // design that does not fit runs until the budget and then fails anyway.
+    // nextpnr's first count ("Logic utilisation before packing") comes before the packer's
+    // table: the run is stopped on the table, so that the row has the cells it gives.
     let mut overfull: Option<String> = None;
+    let mut in_table = false;
     loop {
         match rx.recv_timeout(Duration::from_millis(500)) {
             Ok(line) => {
                 writeln!(file, "{line}").map_err(|e| format!("{}: {e}", log.display()))?;
-                if overfull.is_none() && !stopped {
+                in_table |= line.contains("Device utilisation");
+                if in_table && overfull.is_none() && !stopped {
                     if let Some(m) = does_not_fit(&line) {
                         eprintln!("      {label}: {m}: stopped");
                         child
@@ -1126,13 +1130,18 @@ mod tests {
         )
         .unwrap();
         assert_eq!(done, Ended::Done);
-        // A design the packer finds too big is stopped at once, with the finding as its error.
+        // A design the packer finds too big is stopped at once, with the finding as its error;
+        // at the packer's table, not at the count before packing, so the log has its cells.
         let t0 = Instant::now();
         let err = run_tool(
             "sh",
             &[
                 "-c".into(),
-                "echo 'Info: \t        TRELLIS_COMB:   93013/  83640   111%'; exec sleep 60".into(),
+                "echo 'Info:     Total LUT4s:     91171/83640   109%'; \
+                 echo 'Info: Device utilisation:'; \
+                 echo 'Info: \t          TRELLIS_FF:   17804/  83640    21%'; \
+                 echo 'Info: \t        TRELLIS_COMB:   93013/  83640   111%'; exec sleep 60"
+                    .into(),
             ],
             &dir,
             &log,
@@ -1143,6 +1152,12 @@ mod tests {
         .unwrap_err();
         assert_eq!(err, "does not fit: TRELLIS_COMB 93013 of 83640");
         assert!(t0.elapsed() < Duration::from_secs(30));
+        assert_eq!(
+            parse_partial_log(&std::fs::read_to_string(&log).unwrap())
+                .0
+                .map(|c| (c.lut4, c.ff)),
+            Some((93013, 17804))
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
