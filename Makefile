@@ -7,7 +7,7 @@ CARGO ?= cargo
 STRACKGEN := target/release/strackgen
 CONFIG ?= configs/default.toml
 
-.PHONY: demo test deps fmt clippy unit build verilog cosim-long bench synth
+.PHONY: demo test deps fmt clippy unit build verilog p4 p4-check cosim-long bench synth
 
 deps:
 	@scripts/deps.sh
@@ -24,6 +24,16 @@ verilog: build
 	for v in $$(cat target/verilog/strackgen.f); do \
 	  verilator --lint-only -Wall --top-module $${v%.v} hdl/lint/verilator.vlt target/verilog/$$v || exit 1; \
 	done
+
+# Generate the P4 load table (TNA and v1model) for $(CONFIG) into target/p4.
+p4: build
+	$(STRACKGEN) p4 --config $(CONFIG) --target v1model --out target/p4
+	$(STRACKGEN) p4 --config $(CONFIG) --target tna --out target/p4
+
+# Compile both P4 variants and run the STF files on BMv2 where p4c, BMv2 and the TNA headers
+# are installed (P4C_SRC, TNA_INCLUDE: p4/README.md); a missing tool is reported as skipped.
+p4-check: build
+	@scripts/p4-check.sh $(STRACKGEN) $(CONFIG)
 
 fmt: deps
 	$(CARGO) fmt --all --check

@@ -2,7 +2,8 @@
 # The main job on the default config: check the config, generate and lint the Verilog,
 # co-simulate the RTL against the golden model, replay every block's sample trace through its
 # golden model, send the sample message trace through the loopback model, and run the MLCC
-# host scheduler on a sample set of flows.
+# host scheduler on a sample set of flows, generate the P4 load table and play its STF packet
+# tests against the golden model.
 set -euo pipefail
 bin=${1:-target/release/strackgen}
 cfg=${2:-configs/default.toml}
@@ -37,6 +38,17 @@ echo "== loopback: two NICs over a lossy, reordering, ECN-marking link (golden m
 echo "== MLCC host scheduler (Algorithms 1 and 2) on traces/flows-sample.json"
 "$bin" schedule --config "$cfg" --flows traces/flows-sample.json
 
+echo "== P4 load table (target/p4): TNA and v1model programs, STF packet tests vs golden model"
+"$bin" p4 --config "$cfg" --target v1model --out target/p4 | sed 's/^/  wrote /'
+"$bin" p4 --config "$cfg" --target tna --out target/p4 | sed 's/^/  wrote /'
+if [ "$(realpath "$cfg")" = "$(realpath configs/default.toml)" ]; then
+  "$bin" stf run --config "$cfg" p4/tests/*.stf | sed 's/^/  /'
+else
+  "$bin" stf write --config "$cfg" --out target/p4/stf > /dev/null
+  "$bin" stf run --config "$cfg" target/p4/stf/*.stf | sed 's/^/  /'
+fi
+echo "  compiling them (p4c, BMv2, TNA p4test) is make p4-check: p4/README.md"
+
 echo "== FPGA wrappers: AXI-Stream strack_nic_axis and load_table_axis (fpga/)"
 verilator --lint-only -Wall --top-module strack_fpga_core -I"$out" -Ifpga/rtl \
   hdl/lint/verilator.vlt fpga/lint/verilator.vlt fpga/rtl/*.v "$out/strack_nic.v" "$out/load_table.v"
@@ -46,6 +58,6 @@ if [ -f target/report/timing.md ]; then
   echo "== last timing report (target/report/timing.md, from make synth; not re-run here)"
   cat target/report/timing.md
 else
-  echo "== timing: make synth runs Yosys + nextpnr-ecp5 on every block and the ECP5 top (two hours"
-  echo "   or more); docs/timing.md holds the latest table"
+  echo "== timing: make synth runs Yosys + nextpnr-ecp5 on every block and the ECP5 top (about an"
+  echo "   hour); docs/timing.md holds the latest table"
 fi

@@ -82,6 +82,25 @@ enum Cmd {
         #[arg(long, default_value_t = 0)]
         pnr_budget_mins: u64,
     },
+    /// Generate the P4_16 program of the switch load table for Tofino (TNA) or BMv2 (v1model)
+    /// into DIR/load_table_<target>.p4 (p4/README.md).
+    P4 {
+        #[arg(long)]
+        config: Option<PathBuf>,
+        #[arg(long, value_enum)]
+        target: P4Target,
+        /// Output directory (created).
+        #[arg(long)]
+        out: PathBuf,
+        /// MAU stages the TNA program may use (Tofino 1: 12, Tofino 2: 20); a config whose
+        /// estimate needs more is refused.
+        #[arg(long, default_value_t = strack_p4::TOFINO1_STAGES)]
+        tna_stages: u32,
+    },
+    /// STF packet tests of the P4 load table: write them from the golden model, or play STF
+    /// files against it.
+    #[command(subcommand)]
+    Stf(StfCmd),
     /// Generate the Verilog of every block, a filelist and a manifest.
     Verilog {
         #[arg(long)]
@@ -102,6 +121,31 @@ enum ConfigCmd {
         #[arg(long)]
         config: Option<PathBuf>,
     },
+}
+
+#[derive(Subcommand)]
+enum StfCmd {
+    /// Write DIR/<scenario>.stf for every scenario (updates, feedback, slot expiry,
+    /// saturation, malformed headers, random traffic), expectations from the golden model.
+    Write {
+        #[arg(long)]
+        config: Option<PathBuf>,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Play STF files against the golden model; every expectation and counter is checked.
+    Run {
+        #[arg(long)]
+        config: Option<PathBuf>,
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum P4Target {
+    Tna,
+    V1model,
 }
 
 #[derive(Subcommand)]
@@ -251,6 +295,52 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Cmd::Model(ModelCmd::Loopback(a)) => loopback_cmd(a),
         Cmd::Verilog { config, out } => verilog_cmd(config.as_ref(), &out),
+        Cmd::P4 {
+            config,
+            target,
+            out,
+            tna_stages,
+        } => p4_cmd(config.as_ref(), target, &out, tna_stages),
+        Cmd::Stf(StfCmd::Write { config, out }) => {
+            let cfg = load_config(config.as_ref())?;
+            std::fs::create_dir_all(&out)
+                .map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+            for (name, text) in strack_p4::stf::scenarios(&cfg) {
+                let p = out.join(format!("{name}.stf"));
+                std::fs::write(&p, text)
+                    .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+                println!("{}", p.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Stf(StfCmd::Run { config, files }) => {
+            let cfg = load_config(config.as_ref())?;
+            let mut failed = 0;
+            for f in &files {
+                let text = std::fs::read_to_string(f)
+                    .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+                let r =
+                    strack_p4::stf::parse(&text).and_then(|stf| strack_p4::stf::play(&cfg, &stf));
+                match r {
+                    Ok(p) => println!(
+                        "{}: ok ({} packets, {} expectations, {} counters)",
+                        f.display(),
+                        p.packets,
+                        p.expects,
+                        p.counters
+                    ),
+                    Err(e) => {
+                        failed += 1;
+                        println!("{}: FAILED: {e}", f.display());
+                    }
+                }
+            }
+            Ok(if failed == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
         Cmd::Report {
             config,
             out,
@@ -301,6 +391,29 @@ fn verilog_cmd(config: Option<&PathBuf>, out: &std::path::Path) -> Result<ExitCo
 
 /// Write every block's Verilog, the filelist, the manifest and the FPGA wrappers' parameter
 /// header into `out` (created).
+fn p4_cmd(
+    config: Option<&PathBuf>,
+    target: P4Target,
+    out: &std::path::Path,
+    tna_stages: u32,
+) -> Result<ExitCode, String> {
+    let cfg = load_config(config)?;
+    let target = match target {
+        P4Target::Tna => strack_p4::Target::Tna,
+        P4Target::V1model => strack_p4::Target::V1model,
+    };
+    let opts = strack_p4::Options {
+        tna_stages,
+        config_name: config.map_or("built-in defaults".into(), |p| p.display().to_string()),
+    };
+    let text = strack_p4::generate(&cfg, target, &opts).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let p = out.join(target.file_name());
+    std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    println!("{}", p.display());
+    Ok(ExitCode::SUCCESS)
+}
+
 fn write_verilog(cfg: &Config, out: &std::path::Path) -> Result<Vec<hdl::Block>, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let write = |name: &str, text: &str| {

@@ -338,3 +338,64 @@ fn schedule_refuses_bad_descriptions_clearly() {
         assert!(text(&o.stderr).contains(want), "{}", text(&o.stderr));
     }
 }
+
+#[test]
+fn p4_writes_each_target_and_refuses_a_tna_config_over_its_stages() {
+    let dir = std::env::temp_dir().join(format!("strackgen-p4-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    for target in ["v1model", "tna"] {
+        let o = strackgen(&[
+            "p4",
+            "--config",
+            "configs/default.toml",
+            "--target",
+            target,
+            "--out",
+            d,
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let p4 = std::fs::read_to_string(dir.join(format!("load_table_{target}.p4"))).unwrap();
+        assert!(p4.contains(&format!("#include <{target}.p4>")));
+        assert!(p4.contains("configs/default.toml"));
+    }
+    let o = strackgen(&["p4", "--target", "tna", "--tna-stages", "11", "--out", d]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("needs 16 slot registers, 12 MAU stages") && err.contains("allows 11"),
+        "{err}"
+    );
+    let o = strackgen(&["p4", "--target", "asic", "--out", d]);
+    assert_eq!(o.status.code(), Some(2), "clap refuses an unknown target");
+    assert!(text(&o.stderr).contains("possible values: tna, v1model"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn stf_run_passes_the_committed_files_and_fails_a_changed_one() {
+    let o = strackgen(&[
+        "stf",
+        "run",
+        "p4/tests/updates.stf",
+        "p4/tests/bad_headers.stf",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stdout));
+    assert!(text(&o.stdout).contains("p4/tests/updates.stf: ok (12 packets, 12 expectations"));
+    // One counter changed: the file fails, naming the line.
+    let dir = std::env::temp_dir().join(format!("strackgen-stf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let body = std::fs::read_to_string(root().join("p4/tests/bad_headers.stf")).unwrap();
+    let changed = body.replace("lt_bad(0) packets == 6", "lt_bad(0) packets == 5");
+    assert_ne!(body, changed);
+    let f = dir.join("changed.stf");
+    std::fs::write(&f, changed).unwrap();
+    let o = strackgen(&["stf", "run", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("FAILED: line") && out.contains("expected 5 packets, the model counted 6"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -192,6 +192,9 @@ pub struct LoadTableConfig {
     pub rate_unit_mbps: u32,
     /// A time slot lasts `2^slot_log2_ns` ns (10..=36; 26 is 67.1 ms, near the paper's 60 ms).
     pub slot_log2_ns: u32,
+    /// UDP destination port that marks the load-table shim header (`docs/wire-format.md`);
+    /// 1..=65535. The default, 0xCAFE, is in the dynamic range (49152..=65535).
+    pub udp_port: u32,
 }
 
 impl Default for LoadTableConfig {
@@ -202,6 +205,7 @@ impl Default for LoadTableConfig {
             load_bits: 16,
             rate_unit_mbps: 100,
             slot_log2_ns: 26,
+            udp_port: 0xCAFE,
         }
     }
 }
@@ -209,6 +213,10 @@ impl Default for LoadTableConfig {
 /// Extra bits of a path-load element over a load entry: a path of up to 16 hops of saturated
 /// links adds up without saturating the field.
 pub const PATH_LOAD_EXTRA_BITS: u32 = 4;
+
+/// Width of the switch's ingress timestamp, ns (Tofino's MAC timestamp; BMv2's microseconds
+/// times 1000, truncated). Slot numbers wrap with it.
+pub const LT_TIMESTAMP_BITS: u32 = 48;
 
 /// One refused value: which field, what it was, what is allowed.
 #[derive(Debug, Clone, PartialEq)]
@@ -414,6 +422,18 @@ impl Config {
     pub fn slot_ns(&self) -> u64 {
         1u64 << self.load_table.slot_log2_ns
     }
+    /// The lazily cleared table of the switch (P4) variants: `R` slot registers, the power of two
+    /// at or above `K`, so a slot's register and epoch are bit slices of its number.
+    pub fn lt_ring_slots(&self) -> u32 {
+        self.load_table.slots.next_power_of_two()
+    }
+    /// Width of a cell's epoch tag in the lazily cleared table: the bits of the slot number
+    /// above the register index that a 48-bit nanosecond timestamp has, at most 32 (a cell is
+    /// `{epoch, load}` in at most 64 bits).
+    pub fn lt_epoch_bits(&self) -> u32 {
+        let slot_bits = LT_TIMESTAMP_BITS - self.load_table.slot_log2_ns;
+        (slot_bits - self.lt_ring_slots().trailing_zeros()).min(32)
+    }
 
     /// Fixed-point constants of the cwnd unit. Call on a validated config.
     pub fn cwnd_constants(&self) -> CwndConstants {
@@ -604,6 +624,7 @@ impl Config {
             100_000,
         );
         range(&mut bad, "load_table.slot_log2_ns", t.slot_log2_ns, 10, 36);
+        range(&mut bad, "load_table.udp_port", t.udp_port, 1, 65535);
 
         // Width checks on derived constants only make sense once their inputs are legal.
         if errs_is_empty_for_widths(self) {
@@ -740,6 +761,8 @@ pub fn recip_table_entry(idx: u32, index_bits: u32) -> u32 {
     // round(num / den) in integers
     ((2 * num + den) / (2 * den)) as u32
 }
+
+pub mod wire;
 
 #[cfg(test)]
 mod tests {

@@ -22,6 +22,9 @@
 use serde::{Deserialize, Serialize};
 use strack_config::Config;
 
+pub mod frame;
+pub mod lazy;
+
 /// A packet descriptor as the switch pipeline sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -94,6 +97,39 @@ impl Params {
     pub fn delta_max(&self) -> i64 {
         (1i64 << self.load_bits) - 1
     }
+
+    /// Why a packet is bad for this table, if it is.
+    pub fn check(&self, p: &Packet) -> Result<(), String> {
+        let k = self.slots as usize;
+        if p.link >= self.links {
+            return Err(format!(
+                "link {} out of range (links = {})",
+                p.link, self.links
+            ));
+        }
+        if p.update {
+            if p.deltas.len() != k {
+                return Err(format!("{} deltas, expected {k}", p.deltas.len()));
+            }
+            let (lo, hi) = (self.delta_min(), self.delta_max());
+            if let Some(d) = p.deltas.iter().find(|d| !(lo..=hi).contains(*d)) {
+                return Err(format!("delta {d} outside {lo}..={hi}"));
+            }
+        }
+        if p.feedback {
+            if p.path_load.len() != k {
+                return Err(format!(
+                    "{} path-load elements, expected {k}",
+                    p.path_load.len()
+                ));
+            }
+            let hi = self.path_load_max();
+            if let Some(v) = p.path_load.iter().find(|v| **v > hi) {
+                return Err(format!("path load {v} above {hi}"));
+            }
+        }
+        Ok(())
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -143,35 +179,7 @@ impl LoadTable {
 
     /// Why a packet is bad, if it is.
     pub fn check(&self, p: &Packet) -> Result<(), String> {
-        let k = self.params.slots as usize;
-        if p.link >= self.params.links {
-            return Err(format!(
-                "link {} out of range (links = {})",
-                p.link, self.params.links
-            ));
-        }
-        if p.update {
-            if p.deltas.len() != k {
-                return Err(format!("{} deltas, expected {k}", p.deltas.len()));
-            }
-            let (lo, hi) = (self.params.delta_min(), self.params.delta_max());
-            if let Some(d) = p.deltas.iter().find(|d| !(lo..=hi).contains(*d)) {
-                return Err(format!("delta {d} outside {lo}..={hi}"));
-            }
-        }
-        if p.feedback {
-            if p.path_load.len() != k {
-                return Err(format!(
-                    "{} path-load elements, expected {k}",
-                    p.path_load.len()
-                ));
-            }
-            let hi = self.params.path_load_max();
-            if let Some(v) = p.path_load.iter().find(|v| **v > hi) {
-                return Err(format!("path load {v} above {hi}"));
-            }
-        }
-        Ok(())
+        self.params.check(p)
     }
 
     /// The slot tick: every row moves one slot closer; the new furthest slot is empty.
@@ -190,51 +198,77 @@ impl LoadTable {
         let Some(p) = &input.pkt else {
             return Out::default();
         };
-        self.counters.packets += 1;
-        if self.check(p).is_err() {
-            self.bad_count += 1;
-            return Out {
-                valid: true,
-                bad: true,
-                path_load: p.path_load.clone(),
-                row: Vec::new(),
-                sat_mask: 0,
+        let params = self.params.clone();
+        let mut none = Vec::new();
+        let row = match self.params.check(p) {
+            Ok(()) => &mut self.rows[p.link as usize],
+            Err(_) => &mut none,
+        };
+        check_and_apply(
+            &params,
+            row,
+            p,
+            &mut self.sat_count,
+            &mut self.bad_count,
+            &mut self.counters,
+        )
+    }
+}
+
+/// One packet against `row`, the packet's link's row as it stands (any row when the packet is
+/// bad): check it, add its deltas, add the row into its path load. Shared by the eager model
+/// and the lazy one ([`lazy`]), which differ only in how they keep rows across slots.
+pub(crate) fn check_and_apply(
+    params: &Params,
+    row: &mut [u64],
+    p: &Packet,
+    sat_count: &mut u64,
+    bad_count: &mut u64,
+    counters: &mut Counters,
+) -> Out {
+    counters.packets += 1;
+    if params.check(p).is_err() {
+        *bad_count += 1;
+        return Out {
+            valid: true,
+            bad: true,
+            path_load: p.path_load.clone(),
+            row: Vec::new(),
+            sat_mask: 0,
+        };
+    }
+    let max = params.load_max();
+    let mut sat_mask: u32 = 0;
+    if p.update {
+        counters.updates += 1;
+        for (k, (v, d)) in row.iter_mut().zip(&p.deltas).enumerate() {
+            let sum = *v as i64 + d;
+            *v = if sum < 0 {
+                sat_mask |= 1 << k;
+                0
+            } else if sum as u64 > max {
+                sat_mask |= 1 << k;
+                max
+            } else {
+                sum as u64
             };
         }
-        let max = self.params.load_max();
-        let row = &mut self.rows[p.link as usize];
-        let mut sat_mask: u32 = 0;
-        if p.update {
-            self.counters.updates += 1;
-            for (k, (v, d)) in row.iter_mut().zip(&p.deltas).enumerate() {
-                let sum = *v as i64 + d;
-                *v = if sum < 0 {
-                    sat_mask |= 1 << k;
-                    0
-                } else if sum as u64 > max {
-                    sat_mask |= 1 << k;
-                    max
-                } else {
-                    sum as u64
-                };
-            }
-            self.sat_count += sat_mask.count_ones() as u64;
+        *sat_count += sat_mask.count_ones() as u64;
+    }
+    let mut path_load = p.path_load.clone();
+    if p.feedback {
+        counters.feedbacks += 1;
+        let pmax = params.path_load_max();
+        for (f, v) in path_load.iter_mut().zip(row.iter()) {
+            *f = (*f + v).min(pmax);
         }
-        let mut path_load = p.path_load.clone();
-        if p.feedback {
-            self.counters.feedbacks += 1;
-            let pmax = self.params.path_load_max();
-            for (f, v) in path_load.iter_mut().zip(row.iter()) {
-                *f = (*f + v).min(pmax);
-            }
-        }
-        Out {
-            valid: true,
-            bad: false,
-            path_load,
-            row: row.clone(),
-            sat_mask,
-        }
+    }
+    Out {
+        valid: true,
+        bad: false,
+        path_load,
+        row: row.to_vec(),
+        sat_mask,
     }
 }
 

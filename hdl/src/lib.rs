@@ -333,7 +333,43 @@ fn load_table_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
              load_bits 8, 16 or 32"
         ),
     })?;
-    Ok(finish("load_table", &raw, load_table::LATENCY))
+    let block = finish("load_table", &raw, load_table::LATENCY);
+    check_descriptor(&block, &strack_config::wire::LoadShim::new(cfg))?;
+    Ok(block)
+}
+
+/// The load table's descriptor ports carry the shim's fields (`docs/wire-format.md`, "The RTL
+/// descriptor"): each vector port is K elements of its shim field's width, and a link index
+/// fits its port. A generator change that broke this would make a parser in front of the
+/// block mis-slice the deltas, so it is refused here rather than found in a switch.
+fn check_descriptor(block: &Block, shim: &strack_config::wire::LoadShim) -> Result<(), HdlError> {
+    use strack_config::wire::FieldKind;
+    let k = shim.slots();
+    let field_bits = |kind: FieldKind| {
+        shim.fields()
+            .iter()
+            .find(|f| f.kind == kind)
+            .map_or(0, |f| f.bits)
+    };
+    let want = [
+        ("s_deltas", k * field_bits(FieldKind::Delta(0))),
+        ("s_path_load", k * field_bits(FieldKind::PathLoad(0))),
+        ("m_path_load", k * field_bits(FieldKind::PathLoad(0))),
+        ("s_link", field_bits(FieldKind::Link)),
+    ];
+    for (port, bits) in want {
+        let have = block.ports.iter().find(|p| p.name == port).map(|p| p.width);
+        if have != Some(bits) {
+            return Err(HdlError::Config {
+                block: "load_table".into(),
+                message: format!(
+                    "port `{port}` is {have:?} bits, the shim header's fields need {bits} \
+                     (strack_config::wire)"
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The composed NIC: the glue (rust-hdl) and the four blocks under `strack_nic__*` names,
@@ -704,6 +740,22 @@ fn top_ports(verilog: &str, name: &str) -> Vec<Port> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_load_table_descriptor_matches_the_shim_header() {
+        let cfg = Config::default();
+        let b = generate("load_table", &cfg, &Options::default()).unwrap();
+        let shim = strack_config::wire::LoadShim::new(&cfg);
+        assert_eq!(check_descriptor(&b, &shim), Ok(()));
+        // The same ports against a shim of another K or width are refused, naming the port.
+        let other = strack_config::wire::LoadShim::with(9, 16, 64, 1);
+        let e = check_descriptor(&b, &other).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "load_table: port `s_deltas` is Some(170) bits, the shim header's fields need 153 \
+             (strack_config::wire)"
+        );
+    }
 
     #[test]
     fn entropy_bitmap_generates_with_named_ports() {

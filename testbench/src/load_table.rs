@@ -7,6 +7,7 @@
 
 use golden_model::load_table::{self as model, LoadTable, Packet};
 use proptest::prelude::*;
+use strack_config::wire::LoadShim;
 use strack_config::Config;
 
 use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
@@ -62,24 +63,8 @@ impl Shape {
     }
 }
 
-/// `values` (each masked to `width` bits), element 0 in the low bits, as 64-bit chunks.
-pub fn pack(values: impl IntoIterator<Item = u64>, width: u32, n: usize) -> Vec<u64> {
-    let total = width as usize * n;
-    let mut out = vec![0u64; total.div_ceil(64)];
-    let mask = if width == 64 {
-        u64::MAX
-    } else {
-        (1u64 << width) - 1
-    };
-    for (i, v) in values.into_iter().enumerate().take(n) {
-        let (at, v) = (i * width as usize, v & mask);
-        out[at / 64] |= v << (at % 64);
-        if at % 64 + width as usize > 64 {
-            out[at / 64 + 1] |= v >> (64 - at % 64);
-        }
-    }
-    out
-}
+/// The RTL descriptor's packing of a vector field, from the shim's one definition.
+pub use strack_config::wire::pack_elements as pack;
 
 fn set_field(dut: &mut dyn Dut, port: &'static str, chunks: &[u64]) {
     if chunks.len() == 1 {
@@ -171,10 +156,10 @@ impl CosimBlock for Block {
                 dut.set("s_link", p.link as u64);
                 dut.set("s_update", p.update as u64);
                 dut.set("s_feedback", p.feedback as u64);
-                let d = pack(p.deltas.iter().map(|d| *d as u64), shape.delta_bits(), k);
-                set_field(dut, "s_deltas", &d);
-                let pl = pack(p.path_load.iter().copied(), shape.path_bits(), k);
-                set_field(dut, "s_path_load", &pl);
+                // The descriptor words as the shim's definition packs them.
+                let shim = LoadShim::with(k as u32, shape.load_bits, 1, 0);
+                set_field(dut, "s_deltas", &shim.rtl_deltas(&p.deltas));
+                set_field(dut, "s_path_load", &shim.rtl_path_load(&p.path_load));
             }
             None => {
                 // Garbage everywhere but s_valid: none of it may be taken.

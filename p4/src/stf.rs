@@ -1,0 +1,779 @@
+//! STF packet tests (p4c's format: `packet <port> <hex>`, `expect <port> <hex>[$]`,
+//! `check_counter <name>(<index>) packets == <n>`, `#` comments), generated from golden-model
+//! scenarios and played back against the golden model.
+//!
+//! The same files run on BMv2 (`make p4-check`, through p4c's `run-bmv2-test.py`) against the
+//! v1model program compiled with `-DLT_TEST_CLOCK`: the Ethernet source address is the
+//! ingress time, ns, so each packet's slot is fixed by the file.
+//!
+//! Semantics of a file, as p4c's BMv2 runner has them: the packets go in, in order; on each
+//! port the packets that come out must be the `expect` lines for that port, in order, as many
+//! (a `*` nibble matches anything; a trailing `$` also requires the exact length, otherwise the
+//! expectation is a prefix). `check_counter` lines are checked at their place in the file by
+//! [`play`]; p4c's BMv2 runner does not act on them (its `run-bmv2-test.py` passes them over).
+
+use golden_model::load_table::frame::{self, build, test_clock, Verdict};
+use golden_model::load_table::lazy::LazyLoadTable;
+use golden_model::rng::SplitMix64;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use strack_config::wire::{LoadShim, Shim, SHIM_VERSION};
+use strack_config::Config;
+
+/// One line of an STF file that means something.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Line {
+    Packet {
+        port: u32,
+        bytes: Vec<u8>,
+    },
+    /// `nibbles`: `None` is a `*`; `exact`: the line ended with `$`.
+    Expect {
+        port: u32,
+        nibbles: Vec<Option<u8>>,
+        exact: bool,
+    },
+    CheckCounter {
+        name: String,
+        index: u32,
+        packets: u64,
+    },
+}
+
+/// A parsed STF file: its lines with their line numbers (from 1).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Stf {
+    pub lines: Vec<(usize, Line)>,
+}
+
+/// Parses STF text; errors name the line.
+pub fn parse(text: &str) -> Result<Stf, String> {
+    let mut stf = Stf::default();
+    for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let cmd = words.next().unwrap_or("").to_ascii_lowercase();
+        let err = |what: &str| format!("line {n}: {what}: `{raw}`");
+        match cmd.as_str() {
+            "packet" | "expect" => {
+                let port = words
+                    .next()
+                    .and_then(|p| p.parse::<u32>().ok())
+                    .ok_or_else(|| err("expected a port number"))?;
+                let data: String = words.collect();
+                let (data, exact) = match data.strip_suffix('$') {
+                    Some(d) => (d.to_string(), true),
+                    None => (data, false),
+                };
+                let mut nibbles = Vec::with_capacity(data.len());
+                for c in data.chars() {
+                    nibbles.push(match c {
+                        '*' if cmd == "expect" => None,
+                        c => Some(
+                            c.to_digit(16)
+                                .ok_or_else(|| err(&format!("`{c}` is not a hex digit")))?
+                                as u8,
+                        ),
+                    });
+                }
+                if cmd == "packet" {
+                    if nibbles.len() % 2 != 0 || exact {
+                        return Err(err("a packet is whole bytes of hex, no `$`"));
+                    }
+                    let bytes = nibbles
+                        .chunks(2)
+                        .map(|c| c[0].unwrap_or(0) << 4 | c[1].unwrap_or(0))
+                        .collect();
+                    stf.lines.push((n, Line::Packet { port, bytes }));
+                } else {
+                    stf.lines.push((
+                        n,
+                        Line::Expect {
+                            port,
+                            nibbles,
+                            exact,
+                        },
+                    ));
+                }
+            }
+            "check_counter" => {
+                // check_counter NAME(INDEX) packets == N
+                let rest: String = words.collect::<Vec<_>>().join(" ");
+                let (name, rest) = rest
+                    .split_once('(')
+                    .ok_or_else(|| err("expected NAME(INDEX)"))?;
+                let (index, rest) = rest
+                    .split_once(')')
+                    .ok_or_else(|| err("expected NAME(INDEX)"))?;
+                let index = index
+                    .trim()
+                    .parse()
+                    .map_err(|_| err("the counter index is not a number"))?;
+                let cond: Vec<&str> = rest.split_whitespace().collect();
+                let packets = match cond.as_slice() {
+                    ["packets", "==", v] => v.parse().map_err(|_| err("expected a count"))?,
+                    _ => return Err(err("only `packets == N` is supported")),
+                };
+                stf.lines.push((
+                    n,
+                    Line::CheckCounter {
+                        name: name.trim().to_string(),
+                        index,
+                        packets,
+                    },
+                ));
+            }
+            _ => return Err(err(&format!("unknown command `{cmd}`"))),
+        }
+    }
+    Ok(stf)
+}
+
+/// An `expect` line: its number, its nibbles, whether it ended with `$`.
+type Expected = (usize, Vec<Option<u8>>, bool);
+
+/// What [`play`] found.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Played {
+    pub packets: usize,
+    pub expects: usize,
+    pub counters: usize,
+}
+
+/// Plays `stf` against the golden model (a fresh lazy table for `cfg`, frames through
+/// [`frame::process`], the clock from each frame's Ethernet source address, every packet back
+/// out of its port). Checks every expectation and counter; the first failure is the error,
+/// with its line, what was expected and what the model gave.
+pub fn play(cfg: &Config, stf: &Stf) -> Result<Played, String> {
+    let shim = LoadShim::new(cfg);
+    let mut table = LazyLoadTable::from_config(cfg);
+    let mut sat = vec![0u64; cfg.load_table.slots as usize];
+    let mut out: BTreeMap<u32, Vec<Vec<u8>>> = BTreeMap::new();
+    let mut expected: BTreeMap<u32, Vec<Expected>> = BTreeMap::new();
+    let mut played = Played::default();
+    for (n, line) in &stf.lines {
+        match line {
+            Line::Packet { port, bytes } => {
+                let o = frame::process(&mut table, &shim, test_clock(bytes), bytes);
+                if let Verdict::Applied(a) = &o.verdict {
+                    for (k, s) in sat.iter_mut().enumerate() {
+                        *s += (a.sat_mask >> k) as u64 & 1;
+                    }
+                }
+                out.entry(*port).or_default().push(o.frame);
+                played.packets += 1;
+            }
+            Line::Expect {
+                port,
+                nibbles,
+                exact,
+            } => {
+                expected
+                    .entry(*port)
+                    .or_default()
+                    .push((*n, nibbles.clone(), *exact));
+                played.expects += 1;
+            }
+            Line::CheckCounter {
+                name,
+                index,
+                packets,
+            } => {
+                let have = match name.as_str() {
+                    "lt_bad" if *index == 0 => table.bad_count,
+                    "lt_saturations" => *sat.get(*index as usize).ok_or_else(|| {
+                        format!("line {n}: lt_saturations has {} entries", sat.len())
+                    })?,
+                    _ => return Err(format!("line {n}: no counter {name}({index})")),
+                };
+                if have != *packets {
+                    return Err(format!(
+                        "line {n}: counter {name}({index}): expected {packets} packets, the \
+                         model counted {have}"
+                    ));
+                }
+                played.counters += 1;
+            }
+        }
+    }
+    let ports: std::collections::BTreeSet<u32> =
+        out.keys().chain(expected.keys()).copied().collect();
+    for port in ports {
+        let got = out.get(&port).map_or(&[][..], |v| v.as_slice());
+        let want = expected.get(&port).map_or(&[][..], |v| v.as_slice());
+        if got.len() != want.len() {
+            return Err(format!(
+                "port {port}: {} packets expected, the model sent {}",
+                want.len(),
+                got.len()
+            ));
+        }
+        for (i, ((n, nibbles, exact), frame)) in want.iter().zip(got).enumerate() {
+            let have: Vec<u8> = frame.iter().flat_map(|b| [b >> 4, b & 15]).collect();
+            let short = have.len() < nibbles.len();
+            let long = *exact && have.len() > nibbles.len();
+            let differ = nibbles
+                .iter()
+                .zip(&have)
+                .position(|(w, h)| w.is_some_and(|w| w != *h));
+            if short || long || differ.is_some() {
+                let at = differ.map_or(String::new(), |d| format!(" (first at hex digit {d})"));
+                return Err(format!(
+                    "line {n}: packet {i} on port {port} differs{at}\n  expected {}\n  model    {}",
+                    nibbles
+                        .iter()
+                        .map(|x| x.map_or('*', |v| char::from_digit(v as u32, 16).unwrap()))
+                        .collect::<String>(),
+                    hex(frame, false)
+                ));
+            }
+        }
+    }
+    Ok(played)
+}
+
+fn hex(b: &[u8], grouped: bool) -> String {
+    let mut s = String::with_capacity(b.len() * 3);
+    for (i, x) in b.iter().enumerate() {
+        // Space between the headers: Ethernet, IPv4, UDP, shim.
+        if grouped
+            && [
+                frame::ETH_LEN,
+                frame::ETH_LEN + frame::IPV4_LEN,
+                frame::SHIM_AT,
+            ]
+            .contains(&i)
+        {
+            s.push(' ');
+        }
+        let _ = write!(s, "{x:02x}");
+    }
+    s
+}
+
+/// Builds a scenario's STF text: comments, packets (with the model's expectations) and counter
+/// checks (with the model's counts).
+struct Writer {
+    shim: LoadShim,
+    table: LazyLoadTable,
+    sat: Vec<u64>,
+    text: String,
+    port: u32,
+    slot_log2_ns: u32,
+}
+
+impl Writer {
+    fn new(cfg: &Config, title: &str) -> Self {
+        let t = &cfg.load_table;
+        let mut text = String::new();
+        let _ = writeln!(
+            text,
+            "# {title}\n#\n# Generated by `strackgen p4 --stf` from the golden model (p4/src/stf.rs) for\n\
+             # links = {}, slots = {}, load_bits = {}, slot_log2_ns = {}, udp_port = {}.\n\
+             # The Ethernet source address is the ingress time in ns (-DLT_TEST_CLOCK).\n\
+             # Frames: Ethernet | IPv4 | UDP | shim (docs/wire-format.md).",
+            t.links, t.slots, t.load_bits, t.slot_log2_ns, t.udp_port
+        );
+        Writer {
+            shim: LoadShim::new(cfg),
+            table: LazyLoadTable::from_config(cfg),
+            sat: vec![0; t.slots as usize],
+            text,
+            port: 0,
+            slot_log2_ns: t.slot_log2_ns,
+        }
+    }
+
+    fn comment(&mut self, c: &str) {
+        let _ = write!(self.text, "\n# {c}\n");
+    }
+
+    /// The time of `offset` ns into slot number `slot`.
+    fn at(&self, slot: u64, offset: u64) -> u64 {
+        (slot << self.slot_log2() | offset) & ((1 << strack_config::LT_TIMESTAMP_BITS) - 1)
+    }
+
+    fn slot_log2(&self) -> u32 {
+        self.slot_log2_ns
+    }
+
+    fn frame(&mut self, clock: u64, body: &[u8]) {
+        let f = build(&self.shim, clock, body);
+        let o = frame::process(&mut self.table, &self.shim, clock, &f);
+        if let Verdict::Applied(a) = &o.verdict {
+            for (k, s) in self.sat.iter_mut().enumerate() {
+                *s += (a.sat_mask >> k) as u64 & 1;
+            }
+        }
+        let _ = writeln!(
+            self.text,
+            "packet {p} {}\nexpect {p} {}$",
+            hex(&f, true),
+            hex(&o.frame, true),
+            p = self.port
+        );
+    }
+
+    fn shim(&self, link: u16, update: Option<&[i64]>, feedback: Option<&[u64]>) -> Shim {
+        let k = self.shim.slots() as usize;
+        Shim {
+            version: SHIM_VERSION,
+            update: update.is_some(),
+            feedback: feedback.is_some(),
+            reserved: 0,
+            slots: k as u8,
+            link,
+            deltas: update.map_or(vec![0; k], <[i64]>::to_vec),
+            path_load: feedback.map_or(vec![0; k], <[u64]>::to_vec),
+            pad: 0,
+        }
+    }
+
+    fn packet(&mut self, clock: u64, s: &Shim) {
+        let body = self.shim.encode(s);
+        self.frame(clock, &body);
+    }
+
+    fn update(&mut self, clock: u64, link: u16, deltas: &[i64]) {
+        let s = self.shim(link, Some(deltas), None);
+        self.packet(clock, &s);
+    }
+
+    fn feedback(&mut self, clock: u64, link: u16, path_load: &[u64]) {
+        let s = self.shim(link, None, Some(path_load));
+        self.packet(clock, &s);
+    }
+
+    fn check_counters(&mut self) {
+        let _ = writeln!(
+            self.text,
+            "check_counter lt_bad(0) packets == {}",
+            self.table.bad_count
+        );
+        for (k, s) in self.sat.iter().enumerate() {
+            let _ = writeln!(
+                self.text,
+                "check_counter lt_saturations({k}) packets == {s}"
+            );
+        }
+    }
+
+    /// Link `n` of a switch with at least `n + 1` links; on a smaller one, `n mod links` (so a
+    /// scenario tests the same things on any config).
+    fn link(&self, n: u32) -> u16 {
+        (n % self.shim.links()) as u16
+    }
+
+    /// `K` values from a function of the slot index.
+    fn row<T>(&self, f: impl Fn(usize) -> T) -> Vec<T> {
+        (0..self.shim.slots() as usize).map(f).collect()
+    }
+}
+
+/// The scenarios, by file name (`p4/tests/<name>.stf`), for `cfg`.
+pub fn scenarios(cfg: &Config) -> Vec<(&'static str, String)> {
+    vec![
+        ("updates", updates(cfg)),
+        ("feedback", feedback(cfg)),
+        ("slot_expiry", slot_expiry(cfg)),
+        ("saturation", saturation(cfg)),
+        ("bad_headers", bad_headers(cfg)),
+        ("random", random(cfg)),
+    ]
+}
+
+fn updates(cfg: &Config) -> String {
+    let mut w = Writer::new(
+        cfg,
+        "Schedule updates: deltas add into the egress link's row",
+    );
+    let t = w.at(1000, 0);
+    let links = w.shim.links() as u16;
+    let (a, b) = (w.link(1), w.link(4));
+    w.comment("Paper Fig. 5: other flows' plans on links 1 and 4, then one flow's plan on both.");
+    let other_a = w.row(|k| [10, 10, 30][k % 3]);
+    let other_b = w.row(|k| [0, 40, 5][k % 3]);
+    let flow = w.row(|k| [5, 20, 15, 10][k % 4]);
+    w.update(t, a, &other_a);
+    w.update(t + 1, b, &other_b);
+    w.update(t + 2, a, &flow);
+    w.update(t + 3, b, &flow);
+    w.comment("Feedback reads the sums; a packet that updates and asks reads its own update.");
+    w.feedback(t + 4, a, &vec![0; flow.len()]);
+    let both = w.shim(b, Some(&w.row(|k| k as i64)), Some(&w.row(|_| 1000)));
+    w.packet(t + 5, &both);
+    w.comment("The flow finishes: it announces the negation of its plan, on both links.");
+    let neg: Vec<i64> = flow.iter().map(|d| -d).collect();
+    w.update(t + 6, a, &neg);
+    w.update(t + 7, b, &neg);
+    w.feedback(t + 8, a, &vec![0; flow.len()]);
+    w.feedback(t + 9, b, &vec![0; flow.len()]);
+    w.comment("The last link and an update-only packet (forwarded as it came).");
+    w.update(t + 10, links - 1, &w.row(|k| 100 * k as i64 + 1));
+    w.feedback(t + 11, links - 1, &vec![0; flow.len()]);
+    w.check_counters();
+    w.text
+}
+
+fn feedback(cfg: &Config) -> String {
+    let mut w = Writer::new(
+        cfg,
+        "Feedback: the path-load field sums the rows along a path",
+    );
+    let t = w.at(77, 12345);
+    let k = w.shim.slots() as usize;
+    let path: Vec<u16> = [0, 2, 5, 3].iter().map(|l| w.link(*l)).collect();
+    w.comment("Four links with different plans.");
+    for (i, l) in path.iter().enumerate() {
+        let d = w.row(|s| ((i + 1) * 100 + s) as i64);
+        w.update(t + i as u64, *l, &d);
+    }
+    w.comment("A packet crossing the four links: each hop adds its row into the field.");
+    // Hop by hop: the next hop receives what the previous one sent.
+    let mut field = vec![0u64; k];
+    for (i, l) in path.iter().enumerate() {
+        let s = w.shim(*l, None, Some(&field));
+        let clock = t + 10 + i as u64;
+        w.packet(clock, &s);
+        // What the model wrote back becomes the next hop's input.
+        let f = build(&w.shim, clock, &w.shim.encode(&s));
+        let mut probe = w.table.clone();
+        let o = frame::process(&mut probe, &w.shim, clock, &f);
+        field = w
+            .shim
+            .decode(&o.frame[frame::SHIM_AT..])
+            .expect("whole")
+            .path_load;
+    }
+    w.comment("Feedback on a link nobody announced on adds zeros (the UDP checksum still clears).");
+    let empty = w.link(7);
+    w.feedback(t + 20, empty, &w.row(|s| s as u64 * 3));
+    w.check_counters();
+    w.text
+}
+
+fn slot_expiry(cfg: &Config) -> String {
+    let mut w = Writer::new(
+        cfg,
+        "Slot expiry: slots end with time; a stale cell reads as zero (lazy clear)",
+    );
+    let k = w.shim.slots() as u64;
+    let ring = w.table.ring();
+    let d = w.row(|s| s as i64 + 1);
+    let zeros = vec![0; k as usize];
+    let (l3, l9, l11) = (w.link(3), w.link(9), w.link(11));
+    w.comment("Slot 2000: an announcement, read back in the same slot, later in it.");
+    w.update(w.at(2000, 0), l3, &d);
+    w.feedback(w.at(2000, 999), l3, &zeros);
+    w.comment("Each next slot drops one element from the front.");
+    for s in 1..=3 {
+        w.feedback(w.at(2000 + s, 5), l3, &zeros);
+    }
+    w.comment("K slots on, everything has ended.");
+    w.feedback(w.at(2000 + k, 0), l3, &zeros);
+    w.comment("Packets in slots whose windows wrap around the register ring (n near R).");
+    let base = (3000 / ring) * ring + ring - 2;
+    w.update(w.at(base, 0), l9, &d);
+    w.feedback(w.at(base + 1, 0), l9, &zeros);
+    w.update(w.at(base + 3, 0), l9, &d);
+    w.feedback(w.at(base + 3, 1), l9, &zeros);
+    w.comment("A gap of exactly R slots: the same registers, the next epoch, so zeros.");
+    w.feedback(w.at(base + 3 + ring, 0), l9, &zeros);
+    w.comment("A long gap (100 R slots), then new data on the same cells.");
+    w.update(w.at(base + 103 * ring, 7), l9, &d);
+    w.feedback(w.at(base + 103 * ring, 8), l9, &zeros);
+    w.comment("The 48-bit timestamp wraps: the last slot before the wrap, then slot 0 after it.");
+    let last = (1u64 << (strack_config::LT_TIMESTAMP_BITS - w.slot_log2())) - 1;
+    w.update(w.at(last, 0), l11, &d);
+    w.feedback(w.at(0, 0), l11, &zeros);
+    w.feedback(w.at(1, 0), l11, &zeros);
+    w.check_counters();
+    w.text
+}
+
+fn saturation(cfg: &Config) -> String {
+    let mut w = Writer::new(
+        cfg,
+        "Saturation: loads stop at 0 and at their maximum; counted",
+    );
+    let t = w.at(500, 0);
+    let l = w.shim.load_bits();
+    let (lo, hi) = (-(1i64 << l), (1i64 << l) - 1);
+    let zeros = vec![0; w.shim.slots() as usize];
+    let (l6, l8) = (w.link(6), w.link(8));
+    w.comment("Up to the maximum in two steps; the second overflows in the even slots.");
+    w.update(t, l6, &w.row(|_| hi - 5));
+    w.update(t + 1, l6, &w.row(|s| if s % 2 == 0 { 10 } else { 5 }));
+    w.feedback(t + 2, l6, &zeros);
+    w.comment("The most negative delta on a full row and on an empty one.");
+    w.update(t + 3, l6, &w.row(|s| if s < 3 { lo } else { 0 }));
+    w.update(t + 4, l8, &w.row(|_| lo));
+    w.update(t + 5, l8, &w.row(|_| -1));
+    w.feedback(t + 6, l8, &zeros);
+    w.comment("The path-load field saturates at its own maximum (not counted as a saturation).");
+    let pmax = (1u64 << (l + strack_config::PATH_LOAD_EXTRA_BITS)) - 1;
+    w.feedback(t + 7, l6, &w.row(|s| pmax - s as u64));
+    w.check_counters();
+    w.text
+}
+
+fn bad_headers(cfg: &Config) -> String {
+    let mut w = Writer::new(
+        cfg,
+        "Malformed shims are forwarded untouched and counted; other frames pass uncounted",
+    );
+    let t = w.at(321, 0);
+    let k = w.shim.slots() as usize;
+    let links = w.shim.links();
+    let d = w.row(|s| s as i64 + 1);
+    w.comment("A good announcement first.");
+    let l2 = w.link(2);
+    w.update(t, l2, &d);
+    let good = w.shim(l2, Some(&vec![1000; k]), Some(&vec![0; k]));
+    let mut bads: Vec<(&str, Shim)> = Vec::new();
+    let mut s = good.clone();
+    s.version = SHIM_VERSION + 1;
+    bads.push(("version 2", s));
+    let mut s = good.clone();
+    s.reserved = 1;
+    bads.push(("a reserved bit set", s));
+    let mut s = good.clone();
+    s.slots = (k as u8).wrapping_sub(1);
+    bads.push(("the sender's K one less than the switch's", s));
+    if links < 65536 {
+        let mut s = good.clone();
+        s.link = links as u16;
+        bads.push(("link = links, one past the last", s));
+    }
+    let mut s = good.clone();
+    s.link = u16::MAX;
+    bads.push(("link 65535", s));
+    for (i, (what, s)) in bads.iter().enumerate() {
+        w.comment(&format!("Malformed: {what}."));
+        w.packet(t + 1 + i as u64, s);
+    }
+    w.comment("Malformed: the shim cut one byte short.");
+    let body = w.shim.encode(&good);
+    w.frame(t + 10, &body[..body.len() - 1]);
+    w.comment("Not shim frames: another UDP port, TCP, IPv4 with options, ARP.");
+    let f = build(&w.shim, t + 11, &body);
+    let mut others = Vec::new();
+    let mut g = f.clone();
+    g[frame::ETH_LEN + frame::IPV4_LEN + 3] ^= 1;
+    others.push(g);
+    let mut g = f.clone();
+    g[frame::ETH_LEN + 9] = 6;
+    others.push(g);
+    let mut g = f.clone();
+    g[frame::ETH_LEN] = 0x46;
+    others.push(g);
+    let mut g = f.clone();
+    g[12..14].copy_from_slice(&[0x08, 0x06]);
+    others.push(g);
+    for g in others {
+        let o = frame::process(&mut w.table, &w.shim, t + 11, &g);
+        debug_assert_eq!(o.verdict, Verdict::NotShim);
+        let _ = writeln!(
+            w.text,
+            "packet {p} {}\nexpect {p} {}$",
+            hex(&g, true),
+            hex(&o.frame, true),
+            p = w.port
+        );
+    }
+    w.comment("The table was not touched: the good announcement reads back alone.");
+    w.feedback(t + 12, l2, &vec![0; k]);
+    w.check_counters();
+    w.text
+}
+
+fn random(cfg: &Config) -> String {
+    let mut w = Writer::new(
+        cfg,
+        "Random traffic: 300 packets on 4 links, slot gaps of 0 to 2K (seeded, SplitMix64(6))",
+    );
+    let mut rng = SplitMix64::new(6);
+    let k = w.shim.slots() as usize;
+    let l = w.shim.load_bits();
+    let links = (w.shim.links() as u64).min(4);
+    let mut slot = 40_000u64;
+    for _ in 0..300 {
+        slot += match rng.next_u64() % 8 {
+            0..=4 => 0,
+            5 | 6 => 1,
+            _ => rng.next_u64() % (2 * k as u64 + 1),
+        };
+        let clock = w.at(slot, rng.next_u64() % 1000);
+        let link = (rng.next_u64() % links) as u16;
+        let delta = |r: &mut SplitMix64| -> i64 {
+            match r.next_u64() % 10 {
+                0 => -(1i64 << l),
+                1 => (1i64 << l) - 1,
+                2..=5 => (r.next_u64() % 2001) as i64 - 1000,
+                _ => (r.next_u64() % 9) as i64 - 4,
+            }
+        };
+        let update = !rng.next_u64().is_multiple_of(3);
+        let feedback = rng.next_u64().is_multiple_of(2);
+        let deltas: Vec<i64> = (0..k).map(|_| delta(&mut rng)).collect();
+        let pl: Vec<u64> = (0..k)
+            .map(|_| rng.next_u64() % (1 << (l + strack_config::PATH_LOAD_EXTRA_BITS)))
+            .collect();
+        let mut s = w.shim(
+            link,
+            update.then_some(&deltas[..]),
+            feedback.then_some(&pl[..]),
+        );
+        // Deltas and path loads ride along even when their flag is off.
+        s.deltas = deltas;
+        s.path_load = pl;
+        w.packet(clock, &s);
+    }
+    w.check_counters();
+    w.text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_reads_packets_expects_and_counters() {
+        // `expect <port>` alone: some packet, any content (p4c's meaning).
+        let s = parse("expect 3\n").unwrap();
+        assert_eq!(
+            s.lines,
+            vec![(
+                1,
+                Line::Expect {
+                    port: 3,
+                    nibbles: vec![],
+                    exact: false
+                }
+            )]
+        );
+        let s = parse("packet 1 0a 0B # x\nexpect 2 0* 0b$\ncheck_counter lt_bad(0) packets == 3")
+            .unwrap();
+        assert_eq!(
+            s.lines,
+            vec![
+                (
+                    1,
+                    Line::Packet {
+                        port: 1,
+                        bytes: vec![10, 11]
+                    }
+                ),
+                (
+                    2,
+                    Line::Expect {
+                        port: 2,
+                        nibbles: vec![Some(0), None, Some(0), Some(11)],
+                        exact: true
+                    }
+                ),
+                (
+                    3,
+                    Line::CheckCounter {
+                        name: "lt_bad".into(),
+                        index: 0,
+                        packets: 3
+                    }
+                ),
+            ]
+        );
+        assert_eq!(
+            parse("packet 1 0g").unwrap_err(),
+            "line 1: `g` is not a hex digit: `packet 1 0g`"
+        );
+    }
+
+    #[test]
+    fn every_scenario_plays_back_against_the_model() {
+        let cfg = Config::default();
+        for (name, text) in scenarios(&cfg) {
+            let stf = parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let p = play(&cfg, &stf).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(p.packets > 0 && p.packets == p.expects, "{name}: {p:?}");
+            assert!(p.counters > 0, "{name}");
+        }
+    }
+
+    #[test]
+    fn play_reports_the_first_difference_with_its_line() {
+        let cfg = Config::default();
+        let text = updates(&cfg);
+        // Change one nibble of the first expectation's shim (its link byte).
+        let stf = parse(&text).unwrap();
+        let (n, first) = stf
+            .lines
+            .iter()
+            .find(|(_, l)| matches!(l, Line::Expect { .. }))
+            .unwrap()
+            .clone();
+        let mut broken = stf.clone();
+        if let Line::Expect { nibbles, .. } = &mut broken.lines[1].1 {
+            let at = 2 * (frame::SHIM_AT + 3);
+            nibbles[at] = Some(nibbles[at].unwrap() ^ 1);
+        }
+        assert!(matches!(first, Line::Expect { .. }));
+        let e = play(&cfg, &broken).unwrap_err();
+        assert!(
+            e.starts_with(&format!(
+                "line {n}: packet 0 on port 0 differs (first at hex digit 90)"
+            )),
+            "{e}"
+        );
+        // A wrong counter.
+        let wrong = text.replace(
+            "check_counter lt_bad(0) packets == 0",
+            "check_counter lt_bad(0) packets == 1",
+        );
+        let e = play(&cfg, &parse(&wrong).unwrap()).unwrap_err();
+        assert!(
+            e.contains("counter lt_bad(0): expected 1 packets, the model counted 0"),
+            "{e}"
+        );
+        // A missing expectation.
+        let mut fewer = stf.clone();
+        let last = fewer
+            .lines
+            .iter()
+            .rposition(|(_, l)| matches!(l, Line::Expect { .. }))
+            .unwrap();
+        fewer.lines.remove(last);
+        let e = play(&cfg, &fewer).unwrap_err();
+        assert!(
+            e.contains("port 0: 11 packets expected, the model sent 12"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn the_scenarios_hit_what_the_issue_lists() {
+        let cfg = Config::default();
+        let all: BTreeMap<_, _> = scenarios(&cfg).into_iter().collect();
+        // Saturations happened and were counted; malformed shims were counted.
+        assert!(
+            all["saturation"].contains("check_counter lt_saturations(0) packets == 4"),
+            "{}",
+            all["saturation"]
+        );
+        assert!(
+            all["bad_headers"].contains("check_counter lt_bad(0) packets == 6"),
+            "{}",
+            all["bad_headers"]
+        );
+        assert!(
+            all["random"]
+                .lines()
+                .filter(|l| l.starts_with("packet"))
+                .count()
+                == 300
+        );
+    }
+}
