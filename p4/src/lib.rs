@@ -439,6 +439,30 @@ struct headers_t {{
         )
     }
 
+    /// The ingress's `apply` up to the slot registers: `forward` (the target's send-back), the
+    /// malformed test and count, the slot number's slices, `lt_select`.
+    fn apply_head(&self, forward: &str) -> String {
+        format!(
+            "
+    apply {{
+        {forward}
+        if (hdr.udp.isValid() && hdr.udp.dst_port == LT_UDP_PORT) {{
+            if ({bad}) {{
+                lt_bad.count(0);
+            }} else if (hdr.lt.update == 1 || hdr.lt.feedback == 1) {{
+                bit<48> ts = LT_CLOCK;
+                meta.lt.n = ts[{nhi}:{s}];
+                meta.lt.epoch_base = ts[{ehi}:{elo}];
+                lt_select.apply();
+",
+            bad = self.malformed_cond(),
+            nhi = self.s + self.rb - 1,
+            s = self.s,
+            ehi = self.s + self.rb + self.e - 1,
+            elo = self.s + self.rb,
+        )
+    }
+
     /// The malformed-shim test, in the ingress's terms.
     fn malformed_cond(&self) -> &'static str {
         "!hdr.lt.isValid() || hdr.lt.version != LT_VERSION || hdr.lt.reserved != 0 ||\n                \
@@ -521,27 +545,8 @@ control LtIngress(inout headers_t hdr, inout metadata_t meta, inout standard_met
         s.push_str(&self.add_action());
         s.push('\n');
         s.push_str(&self.select_gather_tables(true));
-        let _ = write!(
-            s,
-            "
-    apply {{
-        sm.egress_spec = sm.ingress_port;
-        if (hdr.udp.isValid() && hdr.udp.dst_port == LT_UDP_PORT) {{
-            if ({bad}) {{
-                lt_bad.count(0);
-            }} else if (hdr.lt.update == 1 || hdr.lt.feedback == 1) {{
-                bit<48> ts = LT_CLOCK;
-                meta.lt.n = ts[{nhi}:{s}];
-                meta.lt.epoch_base = ts[{ehi}:{elo}];
-                lt_select.apply();
-                bit<32> link = (bit<32>)hdr.lt.link;
-",
-            bad = self.malformed_cond(),
-            nhi = self.s + self.rb - 1,
-            s = self.s,
-            ehi = self.s + self.rb + self.e - 1,
-            elo = self.s + self.rb,
-        );
+        s.push_str(&self.apply_head("sm.egress_spec = sm.ingress_port;"));
+        s.push_str("                bit<32> link = (bit<32>)hdr.lt.link;\n");
         let (cw, l) = (self.e + self.l, self.l);
         for r in 0..self.r {
             let _ = write!(
@@ -698,26 +703,7 @@ control LtIngress(inout headers_t hdr, inout metadata_t meta,
         s.push_str(&self.add_action());
         s.push('\n');
         s.push_str(&self.select_gather_tables(false));
-        let _ = write!(
-            s,
-            "
-    apply {{
-        ig_tm_md.ucast_egress_port = ig_intr_md.ingress_port;
-        if (hdr.udp.isValid() && hdr.udp.dst_port == LT_UDP_PORT) {{
-            if ({bad}) {{
-                lt_bad.count(0);
-            }} else if (hdr.lt.update == 1 || hdr.lt.feedback == 1) {{
-                bit<48> ts = LT_CLOCK;
-                meta.lt.n = ts[{nhi}:{s}];
-                meta.lt.epoch_base = ts[{ehi}:{elo}];
-                lt_select.apply();
-",
-            bad = self.malformed_cond(),
-            nhi = self.s + self.rb - 1,
-            s = self.s,
-            ehi = self.s + self.rb + self.e - 1,
-            elo = self.s + self.rb,
-        );
+        s.push_str(&self.apply_head("ig_tm_md.ucast_egress_port = ig_intr_md.ingress_port;"));
         let (ld, l) = (self.ld, self.l);
         let top = |v: &str| {
             if shift == 0 {
