@@ -301,46 +301,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             out,
             tna_stages,
         } => p4_cmd(config.as_ref(), target, &out, tna_stages),
-        Cmd::Stf(StfCmd::Write { config, out }) => {
-            let cfg = load_config(config.as_ref())?;
-            std::fs::create_dir_all(&out)
-                .map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-            for (name, text) in strack_p4::stf::scenarios(&cfg) {
-                let p = out.join(format!("{name}.stf"));
-                std::fs::write(&p, text)
-                    .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
-                println!("{}", p.display());
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Cmd::Stf(StfCmd::Run { config, files }) => {
-            let cfg = load_config(config.as_ref())?;
-            let mut failed = 0;
-            for f in &files {
-                let text = std::fs::read_to_string(f)
-                    .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-                let r =
-                    strack_p4::stf::parse(&text).and_then(|stf| strack_p4::stf::play(&cfg, &stf));
-                match r {
-                    Ok(p) => println!(
-                        "{}: ok ({} packets, {} expectations, {} counters)",
-                        f.display(),
-                        p.packets,
-                        p.expects,
-                        p.counters
-                    ),
-                    Err(e) => {
-                        failed += 1;
-                        println!("{}: FAILED: {e}", f.display());
-                    }
-                }
-            }
-            Ok(if failed == 0 {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            })
-        }
+        Cmd::Stf(cmd) => stf_cmd(cmd),
         Cmd::Report {
             config,
             out,
@@ -389,8 +350,7 @@ fn verilog_cmd(config: Option<&PathBuf>, out: &std::path::Path) -> Result<ExitCo
     Ok(ExitCode::SUCCESS)
 }
 
-/// Write every block's Verilog, the filelist, the manifest and the FPGA wrappers' parameter
-/// header into `out` (created).
+/// `strackgen p4`: the load table's P4 program for one target, into `out` (created).
 fn p4_cmd(
     config: Option<&PathBuf>,
     target: P4Target,
@@ -414,6 +374,55 @@ fn p4_cmd(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `strackgen stf write`: every scenario's STF file; `strackgen stf run`: play files against
+/// the golden model, each reported, failing when any fails.
+fn stf_cmd(cmd: StfCmd) -> Result<ExitCode, String> {
+    match cmd {
+        StfCmd::Write { config, out } => {
+            let cfg = load_config(config.as_ref())?;
+            std::fs::create_dir_all(&out)
+                .map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+            for (name, text) in strack_p4::stf::scenarios(&cfg) {
+                let p = out.join(format!("{name}.stf"));
+                std::fs::write(&p, text)
+                    .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+                println!("{}", p.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        StfCmd::Run { config, files } => {
+            let cfg = load_config(config.as_ref())?;
+            let mut failed = 0;
+            for f in &files {
+                let text = std::fs::read_to_string(f)
+                    .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+                let r =
+                    strack_p4::stf::parse(&text).and_then(|stf| strack_p4::stf::play(&cfg, &stf));
+                match r {
+                    Ok(p) => println!(
+                        "{}: ok ({} packets, {} expectations, {} counters)",
+                        f.display(),
+                        p.packets,
+                        p.expects,
+                        p.counters
+                    ),
+                    Err(e) => {
+                        failed += 1;
+                        println!("{}: FAILED: {e}", f.display());
+                    }
+                }
+            }
+            Ok(if failed == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+    }
+}
+
+/// Write every block's Verilog, the filelist, the manifest and the FPGA wrappers' parameter
+/// header into `out` (created).
 fn write_verilog(cfg: &Config, out: &std::path::Path) -> Result<Vec<hdl::Block>, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let write = |name: &str, text: &str| {

@@ -37,22 +37,50 @@ pub enum FieldKind {
 }
 
 /// One field of the shim, in wire order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Field {
-    /// Its name in the P4 header and in `docs/wire-format.md`.
-    pub name: String,
-    pub bits: u32,
     pub kind: FieldKind,
+    pub bits: u32,
 }
 
-/// The layout of the shim for one configuration.
-#[derive(Debug, Clone, PartialEq, Eq)]
+impl Field {
+    /// Its name in the P4 header and in `docs/wire-format.md`.
+    pub fn name(&self) -> String {
+        match self.kind {
+            FieldKind::Version => "version".into(),
+            FieldKind::Update => "update".into(),
+            FieldKind::Feedback => "feedback".into(),
+            FieldKind::Reserved => "reserved".into(),
+            FieldKind::Slots => "slots".into(),
+            FieldKind::Link => "link".into(),
+            FieldKind::Delta(k) => format!("delta_{k}"),
+            FieldKind::PathLoad(k) => format!("path_load_{k}"),
+            FieldKind::Pad => "pad".into(),
+        }
+    }
+}
+
+/// The fixed fields before the vectors, with their widths.
+const HEAD: [(FieldKind, u32); 6] = [
+    (FieldKind::Version, 4),
+    (FieldKind::Update, 1),
+    (FieldKind::Feedback, 1),
+    (FieldKind::Reserved, 2),
+    (FieldKind::Slots, 8),
+    (FieldKind::Link, LINK_BITS),
+];
+
+/// Width of the `link` field (and so of a link index).
+pub const LINK_BITS: u32 = 16;
+
+/// The layout of the shim for one configuration: everything else about it (its fields, their
+/// widths, its length) follows from these four numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LoadShim {
     slots: u32,
     load_bits: u32,
     links: u32,
     udp_port: u16,
-    fields: Vec<Field>,
 }
 
 /// The shim's field values, as decoded (nothing checked but the length).
@@ -120,44 +148,24 @@ impl LoadShim {
 
     /// The layout for `slots` elements of `load_bits`-bit loads on a switch of `links` links.
     pub fn with(slots: u32, load_bits: u32, links: u32, udp_port: u16) -> Self {
-        let mut fields = vec![
-            field("version", 4, FieldKind::Version),
-            field("update", 1, FieldKind::Update),
-            field("feedback", 1, FieldKind::Feedback),
-            field("reserved", 2, FieldKind::Reserved),
-            field("slots", 8, FieldKind::Slots),
-            field("link", 16, FieldKind::Link),
-        ];
-        for k in 0..slots {
-            fields.push(field(
-                &format!("delta_{k}"),
-                load_bits + 1,
-                FieldKind::Delta(k),
-            ));
-        }
-        for k in 0..slots {
-            fields.push(field(
-                &format!("path_load_{k}"),
-                load_bits + crate::PATH_LOAD_EXTRA_BITS,
-                FieldKind::PathLoad(k),
-            ));
-        }
-        let used: u32 = fields.iter().map(|f| f.bits).sum();
-        let pad = (8 - used % 8) % 8;
-        if pad > 0 {
-            fields.push(field("pad", pad, FieldKind::Pad));
-        }
         LoadShim {
             slots,
             load_bits,
             links,
             udp_port,
-            fields,
         }
     }
 
-    pub fn fields(&self) -> &[Field] {
-        &self.fields
+    /// The fields in wire order.
+    pub fn fields(&self) -> Vec<Field> {
+        let field = |(kind, bits)| Field { kind, bits };
+        let mut f: Vec<Field> = HEAD.into_iter().map(field).collect();
+        f.extend((0..self.slots).map(|k| field((FieldKind::Delta(k), self.delta_bits()))));
+        f.extend((0..self.slots).map(|k| field((FieldKind::PathLoad(k), self.path_load_bits()))));
+        if self.pad_bits() > 0 {
+            f.push(field((FieldKind::Pad, self.pad_bits())));
+        }
+        f
     }
     pub fn slots(&self) -> u32 {
         self.slots
@@ -179,16 +187,18 @@ impl LoadShim {
     pub fn path_load_bits(&self) -> u32 {
         self.load_bits + crate::PATH_LOAD_EXTRA_BITS
     }
+    /// Bits of the fields before the pad.
+    fn unpadded_bits(&self) -> u32 {
+        HEAD.iter().map(|(_, b)| b).sum::<u32>()
+            + self.slots * (self.delta_bits() + self.path_load_bits())
+    }
     /// Width of the pad (0..=7).
     pub fn pad_bits(&self) -> u32 {
-        self.fields
-            .iter()
-            .find(|f| f.kind == FieldKind::Pad)
-            .map_or(0, |f| f.bits)
+        (8 - self.unpadded_bits() % 8) % 8
     }
     /// Length of the shim on the wire, bytes.
     pub fn bytes(&self) -> usize {
-        (self.fields.iter().map(|f| f.bits).sum::<u32>() / 8) as usize
+        ((self.unpadded_bits() + self.pad_bits()) / 8) as usize
     }
 
     /// Decodes the shim at the start of `b` (bytes after it are not the shim's).
@@ -201,7 +211,7 @@ impl LoadShim {
         }
         let mut r = BitReader { b, at: 0 };
         let mut s = Shim::default();
-        for f in &self.fields {
+        for f in self.fields() {
             let v = r.take(f.bits);
             match f.kind {
                 FieldKind::Version => s.version = v as u8,
@@ -221,7 +231,7 @@ impl LoadShim {
     /// Encodes `s` (its vectors must have `K` elements; values are cut to their field widths).
     pub fn encode(&self, s: &Shim) -> Vec<u8> {
         let mut w = BitWriter::default();
-        for f in &self.fields {
+        for f in self.fields() {
             let v = match f.kind {
                 FieldKind::Version => s.version as u64,
                 FieldKind::Update => s.update as u64,
@@ -270,8 +280,8 @@ impl LoadShim {
             self.bytes(),
             self.udp_port
         );
-        for f in &self.fields {
-            s.push_str(&format!("    bit<{}> {};\n", f.bits, f.name));
+        for f in self.fields() {
+            s.push_str(&format!("    bit<{}> {};\n", f.bits, f.name()));
         }
         s.push_str("}\n");
         s
@@ -316,14 +326,6 @@ pub fn pack_elements(values: impl IntoIterator<Item = u64>, width: u32, n: usize
         }
     }
     out
-}
-
-fn field(name: &str, bits: u32, kind: FieldKind) -> Field {
-    Field {
-        name: name.to_string(),
-        bits,
-        kind,
-    }
 }
 
 fn sign_extend(v: u64, bits: u32) -> i64 {
@@ -382,9 +384,9 @@ mod tests {
         // 32 + 10 x 17 + 10 x 20 = 402 bits, padded to 408.
         assert_eq!(s.bytes(), 51);
         assert_eq!(s.pad_bits(), 6);
-        assert_eq!(s.fields()[6].name, "delta_0");
+        assert_eq!(s.fields()[6].name(), "delta_0");
         assert_eq!(s.fields()[6].bits, 17);
-        assert_eq!(s.fields()[16].name, "path_load_0");
+        assert_eq!(s.fields()[16].name(), "path_load_0");
         assert_eq!(s.fields()[16].bits, 20);
     }
 

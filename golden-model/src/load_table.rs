@@ -198,45 +198,44 @@ impl LoadTable {
         let Some(p) = &input.pkt else {
             return Out::default();
         };
-        let params = self.params.clone();
-        let mut none = Vec::new();
-        let row = match self.params.check(p) {
-            Ok(()) => &mut self.rows[p.link as usize],
-            Err(_) => &mut none,
-        };
-        check_and_apply(
-            &params,
-            row,
+        self.counters.packets += 1;
+        if self.params.check(p).is_err() {
+            self.bad_count += 1;
+            return Out::bad(p);
+        }
+        apply(
+            &self.params,
+            &mut self.rows[p.link as usize],
             p,
             &mut self.sat_count,
-            &mut self.bad_count,
             &mut self.counters,
         )
     }
 }
 
-/// One packet against `row`, the packet's link's row as it stands (any row when the packet is
-/// bad): check it, add its deltas, add the row into its path load. Shared by the eager model
-/// and the lazy one ([`lazy`]), which differ only in how they keep rows across slots.
-pub(crate) fn check_and_apply(
-    params: &Params,
-    row: &mut [u64],
-    p: &Packet,
-    sat_count: &mut u64,
-    bad_count: &mut u64,
-    counters: &mut Counters,
-) -> Out {
-    counters.packets += 1;
-    if params.check(p).is_err() {
-        *bad_count += 1;
-        return Out {
+impl Out {
+    /// A bad packet's result: it leaves as it came, the table untouched.
+    pub(crate) fn bad(p: &Packet) -> Out {
+        Out {
             valid: true,
             bad: true,
             path_load: p.path_load.clone(),
             row: Vec::new(),
             sat_mask: 0,
-        };
+        }
     }
+}
+
+/// One good packet (`params.check` passed; `packets` already counted) against `row`, its
+/// link's row as it stands: add its deltas, add the row into its path load. Shared by the eager
+/// model and the lazy one ([`lazy`]), which differ only in how they keep rows across slots.
+pub(crate) fn apply(
+    params: &Params,
+    row: &mut [u64],
+    p: &Packet,
+    sat_count: &mut u64,
+    counters: &mut Counters,
+) -> Out {
     let max = params.load_max();
     let mut sat_mask: u32 = 0;
     if p.update {

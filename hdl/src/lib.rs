@@ -343,19 +343,12 @@ fn load_table_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
 /// fits its port. A generator change that broke this would make a parser in front of the
 /// block mis-slice the deltas, so it is refused here rather than found in a switch.
 fn check_descriptor(block: &Block, shim: &strack_config::wire::LoadShim) -> Result<(), HdlError> {
-    use strack_config::wire::FieldKind;
     let k = shim.slots();
-    let field_bits = |kind: FieldKind| {
-        shim.fields()
-            .iter()
-            .find(|f| f.kind == kind)
-            .map_or(0, |f| f.bits)
-    };
     let want = [
-        ("s_deltas", k * field_bits(FieldKind::Delta(0))),
-        ("s_path_load", k * field_bits(FieldKind::PathLoad(0))),
-        ("m_path_load", k * field_bits(FieldKind::PathLoad(0))),
-        ("s_link", field_bits(FieldKind::Link)),
+        ("s_deltas", k * shim.delta_bits()),
+        ("s_path_load", k * shim.path_load_bits()),
+        ("m_path_load", k * shim.path_load_bits()),
+        ("s_link", strack_config::wire::LINK_BITS),
     ];
     for (port, bits) in want {
         let have = block.ports.iter().find(|p| p.name == port).map(|p| p.width);

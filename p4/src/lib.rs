@@ -83,16 +83,16 @@ pub enum P4Error {
         "p4 (tna): load_table.slots = {slots} needs {ring} slot registers, {stages} MAU stages \
          by the estimate ({fixed} + {ring} registers at {salus} per stage); --tna-stages allows \
          {limit}. Use fewer slots (8 slots need 8 registers, {eight} stages) or a target with \
-         more stages"
+         more stages",
+        fixed = TNA_FIXED_STAGES,
+        salus = TOFINO1_SALUS_PER_STAGE,
+        eight = TNA_FIXED_STAGES + 8 / TOFINO1_SALUS_PER_STAGE
     )]
     TnaStages {
         slots: u32,
         ring: u32,
         stages: u32,
-        fixed: u32,
-        salus: u32,
         limit: u32,
-        eight: u32,
     },
 }
 
@@ -116,16 +116,11 @@ pub fn generate(cfg: &Config, target: Target, opts: &Options) -> Result<String, 
     if target == Target::Tna {
         let stages = tna_stage_estimate(cfg);
         if stages > opts.tna_stages {
-            let mut eight = cfg.clone();
-            eight.load_table.slots = 8;
             return Err(P4Error::TnaStages {
                 slots: g.k,
                 ring: g.r,
                 stages,
-                fixed: TNA_FIXED_STAGES,
-                salus: TOFINO1_SALUS_PER_STAGE,
                 limit: opts.tna_stages,
-                eight: tna_stage_estimate(&eight),
             });
         }
     }
@@ -156,22 +151,33 @@ struct Gen {
 impl Gen {
     fn new(cfg: &Config) -> Self {
         let t = &cfg.load_table;
+        let shim = LoadShim::new(cfg);
         Gen {
-            shim: LoadShim::new(cfg),
-            k: t.slots,
+            shim,
+            k: shim.slots(),
             r: cfg.lt_ring_slots(),
             rb: cfg.lt_ring_slots().trailing_zeros(),
-            l: t.load_bits,
-            ld: t.load_bits + 1,
-            lp: cfg.path_load_bits(),
+            l: shim.load_bits(),
+            ld: shim.delta_bits(),
+            lp: shim.path_load_bits(),
             e: cfg.lt_epoch_bits(),
             s: t.slot_log2_ns,
-            links: t.links,
+            links: shim.links(),
             cfg_text: format!(
                 "links = {}, slots = {}, load_bits = {}, slot_log2_ns = {}, udp_port = {}",
                 t.links, t.slots, t.load_bits, t.slot_log2_ns, t.udp_port
             ),
         }
+    }
+
+    /// The timestamp's bits that are the slot number mod R (the register of element 0).
+    fn reg_slice(&self) -> String {
+        format!("ts[{}:{}]", self.s + self.rb - 1, self.s)
+    }
+
+    /// The timestamp's bits that are the epoch base (the slot number / R, cut to E bits).
+    fn epoch_slice(&self) -> String {
+        format!("ts[{}:{}]", self.s + self.rb + self.e - 1, self.s + self.rb)
     }
 
     /// Element `k` is in register `(n + k) mod R`; register `r` holds element `(r - n) mod R`.
@@ -181,10 +187,7 @@ impl Gen {
     }
 
     fn preamble(&self, target: Target, opts: &Options) -> String {
-        let arch = match target {
-            Target::Tna => "tna",
-            Target::V1model => "v1model",
-        };
+        let arch = target.name();
         let mut s = format!(
             "\
 // load_table_{arch}.p4 -- the MLCC switch load table for {what}.
@@ -194,8 +197,8 @@ impl Gen {
 //
 // Semantics: golden_model::load_table::{{lazy, frame}} (docs/wire-format.md). K = {k} slots
 // per link in R = {r} slot registers (lt_slot_0 .. lt_slot_{rl}), cells {{epoch: {e} bits,
-// load: {l} bits}}; slot number = ts[47:{s}], register = ts[{nhi}:{s}], epoch base =
-// ts[{ehi}:{elo}]. A stale epoch reads as 0: slots clear lazily, no tick needed.
+// load: {l} bits}}; slot number = ts[47:{s}], register = {reg}, epoch base =
+// {epoch}. A stale epoch reads as 0: slots clear lazily, no tick needed.
 //
 // Time: the ingress timestamp in ns. Compile with -DLT_TEST_CLOCK to take it from the Ethernet
 // source address instead (the STF tests in p4/tests do: they decide each packet's slot).
@@ -219,9 +222,8 @@ impl Gen {
             e = self.e,
             l = self.l,
             s = self.s,
-            nhi = self.s + self.rb - 1,
-            ehi = self.s + self.rb + self.e - 1,
-            elo = self.s + self.rb,
+            reg = self.reg_slice(),
+            epoch = self.epoch_slice(),
         );
         let _ = writeln!(s, "const bit<16> LT_UDP_PORT = {};", self.shim.udp_port());
         let _ = writeln!(s, "const bit<16> LT_LINKS = {};", self.links);
@@ -451,15 +453,13 @@ struct headers_t {{
                 lt_bad.count(0);
             }} else if (hdr.lt.update == 1 || hdr.lt.feedback == 1) {{
                 bit<48> ts = LT_CLOCK;
-                meta.lt.n = ts[{nhi}:{s}];
-                meta.lt.epoch_base = ts[{ehi}:{elo}];
+                meta.lt.n = {reg};
+                meta.lt.epoch_base = {epoch};
                 lt_select.apply();
 ",
             bad = self.malformed_cond(),
-            nhi = self.s + self.rb - 1,
-            s = self.s,
-            ehi = self.s + self.rb + self.e - 1,
-            elo = self.s + self.rb,
+            reg = self.reg_slice(),
+            epoch = self.epoch_slice(),
         )
     }
 
@@ -615,10 +615,13 @@ struct lt_cell_t {{
                  top-aligned\n    bit<32> old_{r};   // the register's load before, top-aligned"
             )
         }));
-        let ep = if self.e == 32 {
-            "meta.lt.e_R".to_string()
-        } else {
-            "(bit<32>)meta.lt.e_R".to_string()
+        // A register's epoch as the 32-bit register field compares it.
+        let epoch32 = |r: u32| {
+            if self.e == 32 {
+                format!("meta.lt.e_{r}")
+            } else {
+                format!("(bit<32>)meta.lt.e_{r}")
+            }
         };
         s.push_str(&format!(
             "\
@@ -655,7 +658,7 @@ control LtIngress(inout headers_t hdr, inout metadata_t meta,
             );
         }
         for r in 0..self.r {
-            let e = ep.replace("_R", &format!("_{r}"));
+            let e = epoch32(r);
             let _ = write!(
                 s,
                 "

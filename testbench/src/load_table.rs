@@ -55,9 +55,6 @@ impl Shape {
             load_bits: cfg.load_table.load_bits,
         }
     }
-    fn delta_bits(&self) -> u32 {
-        self.load_bits + 1
-    }
     fn path_bits(&self) -> u32 {
         self.load_bits + strack_config::PATH_LOAD_EXTRA_BITS
     }
@@ -145,10 +142,9 @@ impl CosimBlock for Block {
         };
         let (row_w, d_w) = (width("m_row"), width("s_deltas"));
         let k = (d_w - row_w) as usize;
-        let shape = Shape {
-            slots: k,
-            load_bits: row_w / k as u32,
-        };
+        // The descriptor words as the shim's one definition packs them (link count and port do
+        // not matter here).
+        let shim = LoadShim::with(k as u32, row_w / k as u32, 1, 0);
         dut.set("s_tick", c.input.tick as u64);
         match &c.input.pkt {
             Some(p) => {
@@ -156,8 +152,6 @@ impl CosimBlock for Block {
                 dut.set("s_link", p.link as u64);
                 dut.set("s_update", p.update as u64);
                 dut.set("s_feedback", p.feedback as u64);
-                // The descriptor words as the shim's definition packs them.
-                let shim = LoadShim::with(k as u32, shape.load_bits, 1, 0);
                 set_field(dut, "s_deltas", &shim.rtl_deltas(&p.deltas));
                 set_field(dut, "s_path_load", &shim.rtl_path_load(&p.path_load));
             }
@@ -169,9 +163,9 @@ impl CosimBlock for Block {
                 dut.set("s_update", r.next_u64() & 1);
                 dut.set("s_feedback", r.next_u64() & 1);
                 let d: Vec<u64> = (0..k).map(|_| r.next_u64()).collect();
-                set_field(dut, "s_deltas", &pack(d, shape.delta_bits(), k));
+                set_field(dut, "s_deltas", &pack(d, shim.delta_bits(), k));
                 let pl: Vec<u64> = (0..k).map(|_| r.next_u64()).collect();
-                set_field(dut, "s_path_load", &pack(pl, shape.path_bits(), k));
+                set_field(dut, "s_path_load", &pack(pl, shim.path_load_bits(), k));
             }
         }
     }

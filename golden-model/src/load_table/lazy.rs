@@ -20,7 +20,7 @@
 //! proptest below checks equal outputs for any packets and slot gaps within that span, and a
 //! unit test shows the aliasing right at it.
 
-use super::{check_and_apply, Counters, Out, Packet, Params};
+use super::{apply, Counters, Out, Packet, Params};
 use strack_config::{Config, LT_TIMESTAMP_BITS};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,30 +92,34 @@ impl LazyLoadTable {
         let Some(p) = pkt else {
             return Out::default();
         };
+        if self.params.check(p).is_err() {
+            self.count_bad();
+            return Out::bad(p);
+        }
+        self.counters.packets += 1;
         let a = self.slot_of(ts_ns);
-        let k = self.params.slots as u64;
         let link = p.link as usize;
         // The row as the eager model would hold it: each slot's cell, zero when stale.
-        let places: Vec<(usize, u64)> = (0..k).map(|i| self.place(a + i)).collect();
+        let places: Vec<(usize, u64)> = (0..self.params.slots as u64)
+            .map(|i| self.place(a + i))
+            .collect();
         let mut row: Vec<u64> = places
             .iter()
-            .map(|&(r, e)| match self.cells[r].get(link) {
-                Some(&(epoch, load)) if epoch == e => load,
+            .map(|&(r, e)| match self.cells[r][link] {
+                (epoch, load) if epoch == e => load,
                 _ => 0,
             })
             .collect();
-        let params = self.params.clone();
-        let out = check_and_apply(
-            &params,
+        let out = apply(
+            &self.params,
             &mut row,
             p,
             &mut self.sat_count,
-            &mut self.bad_count,
             &mut self.counters,
         );
-        // Every slot register is read-modify-written once by a good packet that updates or asks
-        // for feedback (the P4 does the same; a stale cell is rewritten with its new epoch).
-        if !out.bad && (p.update || p.feedback) {
+        // Every slot register is read-modify-written once by a packet that updates or asks for
+        // feedback (the P4 does the same; a stale cell is rewritten with its new epoch).
+        if p.update || p.feedback {
             for (&(r, e), v) in places.iter().zip(&row) {
                 self.cells[r][link] = (e, *v);
             }
