@@ -384,10 +384,12 @@ impl Writer {
         self.packet(clock, &s);
     }
 
-    fn check_counters(&mut self) {
+    /// The file: what was written, then every counter's check.
+    fn finish(mut self) -> String {
         for (name, i, v) in self.sw.counters() {
             let _ = writeln!(self.text, "check_counter {name}({i}) packets == {v}");
         }
+        self.text
     }
 
     /// Link `n` of a switch with at least `n + 1` links; on a smaller one, `n mod links` (so a
@@ -443,8 +445,7 @@ fn updates(cfg: &Config) -> String {
     w.comment("The last link and an update-only packet (forwarded as it came).");
     w.update(t + 10, links - 1, &w.row(|k| 100 * k as i64 + 1));
     w.feedback(t + 11, links - 1, &vec![0; flow.len()]);
-    w.check_counters();
-    w.text
+    w.finish()
 }
 
 fn feedback(cfg: &Config) -> String {
@@ -476,8 +477,7 @@ fn feedback(cfg: &Config) -> String {
     w.comment("Feedback on a link nobody announced on adds zeros (the UDP checksum still clears).");
     let empty = w.link(7);
     w.feedback(t + 20, empty, &w.row(|s| s as u64 * 3));
-    w.check_counters();
-    w.text
+    w.finish()
 }
 
 fn slot_expiry(cfg: &Config) -> String {
@@ -515,8 +515,7 @@ fn slot_expiry(cfg: &Config) -> String {
     w.update(w.at(last, 0), l11, &d);
     w.feedback(w.at(0, 0), l11, &zeros);
     w.feedback(w.at(1, 0), l11, &zeros);
-    w.check_counters();
-    w.text
+    w.finish()
 }
 
 fn saturation(cfg: &Config) -> String {
@@ -541,8 +540,7 @@ fn saturation(cfg: &Config) -> String {
     w.comment("The path-load field saturates at its own maximum (not counted as a saturation).");
     let pmax = (1u64 << w.sw.shim.path_load_bits()) - 1;
     w.feedback(t + 7, l6, &w.row(|s| pmax - s as u64));
-    w.check_counters();
-    w.text
+    w.finish()
 }
 
 fn bad_headers(cfg: &Config) -> String {
@@ -604,8 +602,7 @@ fn bad_headers(cfg: &Config) -> String {
     }
     w.comment("The table was not touched: the good announcement reads back alone.");
     w.feedback(t + 12, l2, &vec![0; k]);
-    w.check_counters();
-    w.text
+    w.finish()
 }
 
 fn random(cfg: &Config) -> String {
@@ -650,8 +647,7 @@ fn random(cfg: &Config) -> String {
         s.path_load = pl;
         w.packet(clock, &s);
     }
-    w.check_counters();
-    w.text
+    w.finish()
 }
 
 #[cfg(test)]
