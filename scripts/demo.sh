@@ -11,6 +11,7 @@ out=target/verilog
 
 echo "== config"
 "$bin" config check "$cfg"
+"$bin" config show --config "$cfg" | sed -n '/^# cwnd unit/,$p'
 
 echo "== verilog ($out)"
 files=$("$bin" verilog --config "$cfg" --out "$out")

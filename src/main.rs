@@ -251,7 +251,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Config(ConfigCmd::Show { config }) => {
-            print!("{}", load_config(config.as_ref())?.to_toml());
+            let cfg = load_config(config.as_ref())?;
+            print!("{}", cfg.to_toml());
+            print!("{}", derived_comments(&cfg));
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Model(ModelCmd::Replay {
@@ -327,6 +329,27 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             json,
         } => schedule_cmd(&flows, config.as_ref(), json),
     }
+}
+
+/// What `config show` adds after the keys, as TOML comments (they are not settable): the cwnd
+/// unit's one-step error bound against the paper's f64 equations (docs/golden-model.md).
+fn derived_comments(cfg: &Config) -> String {
+    let b = cwnd_unit::bound::step_error_bound(cfg);
+    let max = cfg.max_cwnd_bytes() as f64;
+    format!(
+        "\n# Derived (not keys):\n\
+         # cwnd unit, fixed point against the paper's f64 equations, one ACK from the same state:\n\
+         #   |window error| <= {:.1} bytes ({:.3} % of max_cwnd): additive increase {:.1},\n\
+         #   proportional increase {:.1}, multiplicative decrease {:.1}, fairness {:.4}\n\
+         #   (reciprocal table's relative error {:.3e})\n",
+        b.bytes,
+        100.0 * b.bytes / max,
+        b.additive,
+        b.proportional,
+        b.decrease,
+        b.fairness,
+        b.table_rel
+    )
 }
 
 /// FNV-1a 64 of the resolved config: names the configuration a set of files was made from.
@@ -795,12 +818,14 @@ fn schedule_cmd(path: &PathBuf, config: Option<&PathBuf>, json: bool) -> Result<
         });
     }
     let k = cfg.load_table.slots as usize;
-    let s = Scheduler::new(k, links, flows).map_err(|e| format!("{}: {e}", path.display()))?;
+    let s = Scheduler::new(k, links, flows, cfg.load_table.beta_weight)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let plans = s.plan_slot();
     if json {
         let out = serde_json::json!({
             "slots": k,
             "rate_unit_mbps": unit,
+            "beta_weight": cfg.load_table.beta_weight,
             "slot_ns": cfg.slot_ns(),
             "flows": plans,
         });
@@ -811,10 +836,12 @@ fn schedule_cmd(path: &PathBuf, config: Option<&PathBuf>, json: bool) -> Result<
         return Ok(ExitCode::SUCCESS);
     }
     println!(
-        "{} flows, {} links, K = {k} slots of {} ns; rates in units of {unit} Mb/s",
+        "{} flows, {} links, K = {k} slots of {} ns; rates in units of {unit} Mb/s; \
+         Algorithm 1's score: cost + b x {} x V x C",
         s.flows.len(),
         s.links.len(),
-        cfg.slot_ns()
+        cfg.slot_ns(),
+        cfg.load_table.beta_weight
     );
     for p in &plans {
         let done = p
@@ -825,8 +852,16 @@ fn schedule_cmd(path: &PathBuf, config: Option<&PathBuf>, json: bool) -> Result<
             });
         println!("{:<12} plan {:?}  deltas {:?}", p.name, p.plan, p.deltas);
         println!(
-            "{:<12} initial {:?} ({done}, cost {}), dependency +{}, bottleneck {}, trimmed {}, F {}",
-            "", p.initial.rates, p.initial.cost, p.delta, p.bottleneck, p.trimmed, p.accumulated
+            "{:<12} initial {:?} ({done}, cost {}, score {}), dependency +{}, bottleneck {}, \
+             trimmed {}, F {}",
+            "",
+            p.initial.rates,
+            p.initial.cost,
+            p.initial.score,
+            p.delta,
+            p.bottleneck,
+            p.trimmed,
+            p.accumulated
         );
     }
     Ok(ExitCode::SUCCESS)

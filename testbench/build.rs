@@ -70,6 +70,20 @@ const DESIGNS: &[Design] = &[
         initial_psn: 0,
     },
     Design {
+        name: "cwnd_unit_ratio_cap",
+        block: "cwnd_unit",
+        config: small_cwnd_config,
+        fault: Some(Fault::CwndUnitRatioCap),
+        initial_psn: 0,
+    },
+    Design {
+        name: "cwnd_unit_rounded_bdp_test",
+        block: "cwnd_unit",
+        config: small_cwnd_config,
+        fault: Some(Fault::CwndUnitRoundedBdpTest),
+        initial_psn: 0,
+    },
+    Design {
         name: "sack_receiver_default",
         block: "sack_receiver",
         config: Config::default,
@@ -91,6 +105,13 @@ const DESIGNS: &[Design] = &[
         initial_psn: SACK_INITIAL_PSN,
     },
     Design {
+        name: "sack_receiver_old_psn_rule",
+        block: "sack_receiver",
+        config: small_sack_config,
+        fault: Some(Fault::PsnOrderOldRule),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
         name: "sack_sender_default",
         block: "sack_sender",
         config: Config::default,
@@ -109,6 +130,20 @@ const DESIGNS: &[Design] = &[
         block: "sack_sender",
         config: small_sack_config,
         fault: Some(Fault::SackSenderNoOoo),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "sack_sender_old_psn_rule",
+        block: "sack_sender",
+        config: small_sack_config,
+        fault: Some(Fault::PsnOrderOldRule),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "sack_sender_byte_window_only",
+        block: "sack_sender",
+        config: small_sack_config,
+        fault: Some(Fault::SackSenderByteWindowOnly),
         initial_psn: SACK_INITIAL_PSN,
     },
     Design {

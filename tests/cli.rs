@@ -297,8 +297,37 @@ fn schedule_prints_every_flows_plan_and_its_deltas() {
         // Nothing was announced before, so the deltas are the plan.
         assert_eq!(plan, deltas, "{f}");
     }
-    // f3 broadcasts for ps1 and is behind the slowest aggregation flow: it is sped up.
-    assert!(flows[2]["delta"].as_u64().unwrap() > 0, "{}", flows[2]);
+    assert_eq!(v["beta_weight"], 1.0);
+    // f2 aggregates for ps1 and is behind the broadcast flow f3: it is sped up; f3 is then
+    // ahead of the slowest aggregation flow and is trimmed back to it.
+    assert!(flows[1]["delta"].as_u64().unwrap() > 0, "{}", flows[1]);
+    assert!(flows[2]["trimmed"].as_u64().unwrap() > 0, "{}", flows[2]);
+    // With the completion weight every flow sends in the current slot; with the cost-only
+    // rule (beta_weight = 0) the same flows defer to the emptier far slots.
+    let sends_now = |v: &serde_json::Value| {
+        v["flows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["plan"][0].as_u64().unwrap() > 0)
+            .count()
+    };
+    assert_eq!(sends_now(&v), 4);
+    let dir = root().join("target/cli-test-schedule-b0");
+    std::fs::create_dir_all(&dir).unwrap();
+    let b0 = dir.join("b0.toml");
+    std::fs::write(&b0, "[load_table]\nbeta_weight = 0.0\n").unwrap();
+    let o = strackgen(&[
+        "schedule",
+        "--flows",
+        "traces/flows-sample.json",
+        "--json",
+        "--config",
+        b0.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v0: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(sends_now(&v0) < 2, "{v0}");
     let o = strackgen(&["schedule", "--flows", "traces/flows-sample.json"]);
     assert!(o.status.success());
     let t = text(&o.stdout);

@@ -195,6 +195,10 @@ pub struct LoadTableConfig {
     /// UDP destination port that marks the load-table shim header (`docs/wire-format.md`);
     /// 1..=65535. The default, 0xCAFE, is in the dynamic range (49152..=65535).
     pub udp_port: u32,
+    /// The host scheduler's weight on finishing early (Algorithm 1's score `cost + b * w`,
+    /// `w = beta_weight * V * C`; `docs/scheduler.md`): a finite number >= 0, default 1.0;
+    /// 0 keeps the cost-only rule.
+    pub beta_weight: f64,
 }
 
 impl Default for LoadTableConfig {
@@ -206,6 +210,7 @@ impl Default for LoadTableConfig {
             rate_unit_mbps: 100,
             slot_log2_ns: 26,
             udp_port: 0xCAFE,
+            beta_weight: 1.0,
         }
     }
 }
@@ -268,8 +273,9 @@ pub struct CwndConstants {
     pub mtu_log2: u32,
     /// `max_cwnd` in cwnd format.
     pub max_cwnd_q: u32,
-    /// `max_cwnd / 8` in bytes (the achievedBDP cut threshold).
-    pub max_cwnd_eighth: u32,
+    /// `max_cwnd` in bytes (the achievedBDP cut's test is `8 * achievedBDP < max_cwnd`,
+    /// exact: [`CwndConstants::bdp_cut_limit`]).
+    pub max_cwnd_bytes: u32,
     /// `target_Qdelay`, ns.
     pub tq_ns: u32,
     /// `target_Qhigh = 3 * target_Qdelay`, ns.
@@ -286,12 +292,32 @@ pub struct CwndConstants {
     pub one_minus_gamma_q16: u32,
 }
 
+impl CwndConstants {
+    /// `ceil(max_cwnd / 8)`: `achievedBDP < this` is exactly `8 * achievedBDP < max_cwnd` (for
+    /// an integer achievedBDP, `8a < m` <=> `a < m / 8` <=> `a < ceil(m / 8)`), so the hardware
+    /// compares against one constant. It is not `floor(max_cwnd / 8)`, which differs when
+    /// `max_cwnd` is not a multiple of 8.
+    pub fn bdp_cut_limit(&self) -> u32 {
+        self.max_cwnd_bytes.div_ceil(8)
+    }
+}
+
 impl Config {
-    /// Parse TOML text (unknown keys are errors) and validate it.
+    /// Parse TOML text (unknown keys are errors) and validate it. A value of the wrong type is
+    /// refused naming its key (`load_table.beta_weight`: invalid type: string ...).
     pub fn from_toml_str(text: &str, path: &str) -> Result<Config, ConfigError> {
-        let cfg: Config = toml::from_str(text).map_err(|e| ConfigError::Parse {
-            path: path.to_string(),
-            message: e.to_string(),
+        let de = toml::Deserializer::new(text);
+        let cfg: Config = serde_path_to_error::deserialize(de).map_err(|e| {
+            let key = e.path().to_string();
+            let inner = e.into_inner().to_string();
+            ConfigError::Parse {
+                path: path.to_string(),
+                message: if key.is_empty() || key == "." {
+                    inner
+                } else {
+                    format!("`{key}`: {inner}")
+                },
+            }
         })?;
         cfg.validate()?;
         Ok(cfg)
@@ -449,7 +475,7 @@ impl Config {
             mtu_q: mtu << cf,
             mtu_log2: self.mtu_log2(),
             max_cwnd_q: max_cwnd << cf,
-            max_cwnd_eighth: max_cwnd / 8,
+            max_cwnd_bytes: max_cwnd,
             tq_ns: self.target_qdelay_ns(),
             tq_high_ns: self.target_qhigh_ns(),
             beta_mtu_q: round_q(self.beta() * mtu as f64, cf) as u32,
@@ -625,6 +651,56 @@ impl Config {
         );
         range(&mut bad, "load_table.slot_log2_ns", t.slot_log2_ns, 10, 36);
         range(&mut bad, "load_table.udp_port", t.udp_port, 1, 65535);
+        if !(t.beta_weight.is_finite() && t.beta_weight >= 0.0) {
+            bad(
+                "load_table.beta_weight",
+                t.beta_weight.to_string(),
+                "must be a finite number >= 0 (0 = the cost-only schedule)".into(),
+            );
+        }
+
+        // The receive window must hold the largest window's packets (spec DECISION, config
+        // consistency): the sender keeps at most rx_window PSNs in flight and the receiver
+        // counts at most rx_window - 1 out of order, so a smaller window caps the sender below
+        // cwnd and the OOO detector (`ooo_count > max(cwnd_packets, ooo_min_threshold)`)
+        // could never fire.
+        if s.rx_window.is_power_of_two() && (16..=4096).contains(&s.rx_window) {
+            if n.mtu_bytes.is_power_of_two() && (256..=16_384).contains(&n.mtu_bytes) {
+                let max_cwnd = self.max_cwnd_bytes();
+                let need = max_cwnd.div_ceil(n.mtu_bytes) as u64 + 2;
+                if (s.rx_window as u64) < need {
+                    let derived = if c.max_cwnd_bytes.is_some() {
+                        ""
+                    } else {
+                        " (derived: 1.5 x BDP)"
+                    };
+                    bad(
+                        "sack.rx_window",
+                        s.rx_window.to_string(),
+                        format!(
+                            "must be at least ceil(max_cwnd / MTU) + 2 = {need} for \
+                             cwnd_unit.max_cwnd_bytes = {max_cwnd}{derived} and \
+                             network.mtu_bytes = {}: the sender may have at most rx_window \
+                             PSNs in flight; raise sack.rx_window or lower max_cwnd_bytes",
+                            n.mtu_bytes
+                        ),
+                    );
+                }
+            }
+            if s.ooo_min_threshold > s.rx_window - 2 {
+                bad(
+                    "sack.ooo_min_threshold",
+                    s.ooo_min_threshold.to_string(),
+                    format!(
+                        "must be at most sack.rx_window - 2 = {} (sack.rx_window = {}): \
+                         ooo_count never exceeds rx_window - 1, so the out-of-order loss \
+                         detector could never fire",
+                        s.rx_window - 2,
+                        s.rx_window
+                    ),
+                );
+            }
+        }
 
         // Width checks on derived constants only make sense once their inputs are legal.
         if errs_is_empty_for_widths(self) {
@@ -813,6 +889,84 @@ mod tests {
         let k = Config::default().cwnd_constants();
         assert_eq!(k.gamma_q16 + k.one_minus_gamma_q16, 1 << 16);
         assert_eq!(k.gamma_q16, 52_429);
+    }
+
+    fn errors_of(c: &Config) -> Vec<FieldError> {
+        match c.validate() {
+            Err(ConfigError::Invalid(v)) => v,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// 600000 B of window in 4096 B packets is ceil(146.48) = 147 packets, so the receive
+    /// window needs 149 PSNs: 256 passes, 128 is refused naming both values.
+    #[test]
+    fn the_receive_window_must_hold_the_largest_window() {
+        let mut c = Config::default();
+        c.sack.rx_window = 128;
+        let e = errors_of(&c);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].field, "sack.rx_window");
+        assert_eq!(e[0].value, "128");
+        assert!(e[0].allowed.contains("= 149"), "{}", e[0]);
+        assert!(
+            e[0].allowed.contains("max_cwnd_bytes = 600000 (derived"),
+            "{}",
+            e[0]
+        );
+        // 126 packets of 4096 B: 126 + 2 = 128 fits; one byte more needs 129.
+        c.cwnd_unit.max_cwnd_bytes = Some(126 * 4096);
+        c.validate().unwrap();
+        c.cwnd_unit.max_cwnd_bytes = Some(126 * 4096 + 1);
+        let e = errors_of(&c);
+        assert!(e[0]
+            .allowed
+            .contains("= 129 for cwnd_unit.max_cwnd_bytes = 516097 and"));
+    }
+
+    /// ooo_count tops out at rx_window - 1, so the threshold may be at most rx_window - 2.
+    #[test]
+    fn the_ooo_threshold_must_be_reachable() {
+        let mut c = Config::default();
+        c.sack.ooo_min_threshold = 254;
+        c.validate().unwrap();
+        c.sack.ooo_min_threshold = 255;
+        let e = errors_of(&c);
+        assert_eq!(
+            (e[0].field.as_str(), e[0].value.as_str()),
+            ("sack.ooo_min_threshold", "255")
+        );
+        assert!(e[0]
+            .allowed
+            .contains("at most sack.rx_window - 2 = 254 (sack.rx_window = 256)"));
+    }
+
+    #[test]
+    fn beta_weight_must_be_finite_and_not_negative() {
+        let mut c = Config::default();
+        assert_eq!(c.load_table.beta_weight, 1.0);
+        c.load_table.beta_weight = 0.0;
+        c.validate().unwrap();
+        for v in [-1.0, f64::NAN, f64::INFINITY] {
+            c.load_table.beta_weight = v;
+            let e = errors_of(&c);
+            assert_eq!(e[0].field, "load_table.beta_weight", "{v}");
+        }
+        let e = Config::from_toml_str("[load_table]\nbeta_weight = nan\n", "t").unwrap_err();
+        assert!(
+            e.to_string().contains("`load_table.beta_weight` = NaN"),
+            "{e}"
+        );
+        let e = Config::from_toml_str("[load_table]\nbeta_weight = \"high\"\n", "t").unwrap_err();
+        assert!(
+            e.to_string().starts_with("t: `load_table.beta_weight`: "),
+            "{e}"
+        );
+        assert!(
+            e.to_string()
+                .contains("invalid type: string \"high\", expected f64"),
+            "{e}"
+        );
     }
 
     #[test]

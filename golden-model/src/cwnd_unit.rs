@@ -9,7 +9,7 @@
 //! | `cwnd_q` | 32-bit, `cf` fraction bits, bytes |
 //! | `avg_delay_q` | 32-bit, `df` fraction bits, ns |
 //! | `base_rtt`, `delay`, `rtt` | 24-bit integer ns |
-//! | `ratio` = `acked/cwnd` | 18-bit Q2.16, saturating at `RATIO_MAX_Q16` |
+//! | `ratio` = `acked/w` | 32-bit Q16.16, never saturates (below `2^32`: `acked < 2^24`, `w >= MTU >= 256`) |
 //! | `beta*MTU`, `eta*MTU` | 32-bit, `cf` fraction bits, bytes |
 //! | `alpha*MTU` | 32-bit Q16.16 bytes/ns |
 //! | `gamma`, `1-gamma`, decrease factor | Q0.16 (factor 17 bits, in [0.5, 1]) |
@@ -58,9 +58,6 @@ use crate::seq::elapsed;
 pub const RTT_MAX: u32 = (1 << RTT_BITS) - 1;
 /// Largest `acked_bytes` of one ACK.
 pub const ACKED_MAX: u32 = (1 << ACKED_BITS) - 1;
-/// `acked/cwnd` saturates just below 4.0 (18-bit Q2.16): a coalesced ACK never moves the window
-/// by more than four windows' worth of per-ACK increase.
-pub const RATIO_MAX_Q16: u64 = (1 << 18) - 1;
 const ONE_Q16: u64 = 1 << COEF_FRAC_BITS;
 
 /// Which of the last [`CWND_MAX_AHEAD`] cycles the unit's pipeline advanced an ACK into it:
@@ -215,10 +212,13 @@ impl CwndUnit {
         }
     }
 
-    /// `acked / w` in Q2.16, saturating. Shift `31 - cf - lz >= 8` since `w >= MTU >= 256`.
+    /// `acked / w` in Q16.16, whatever the ACK carries: no cap (spec: the formulas hold for
+    /// every `acked_bytes`, `acked >= 4*cwnd` included). Shift `31 - cf - lz >= 8` since
+    /// `w >= MTU >= 256`, so the ratio is below `2^24 * 2^16 / 2^8 = 2^32` (the table's entries
+    /// are below `2^16`).
     fn ratio_q16(&self, acked: u32, w: u32) -> u64 {
         let k = &self.k;
-        div_approx(acked as u64, w, k.recip_index_bits, 16 + k.cwnd_frac).min(RATIO_MAX_Q16)
+        div_approx(acked as u64, w, k.recip_index_bits, 16 + k.cwnd_frac)
     }
 
     /// One ACK with no other ACK in flight (ACKs at least 14 cycles apart): the paper's
@@ -287,7 +287,8 @@ impl CwndUnit {
             self.cwnd_q = (cwnd + inc).min(max) as u32;
             Branch::ProportionalIncrease
         } else if can_decrease && self.avg_delay_q as u64 > (k.tq_ns as u64) << k.delay_frac {
-            if delay > k.tq_high_ns && self.achieved_bdp < k.max_cwnd_eighth {
+            // exact: 8 * achievedBDP < max_cwnd (not against a rounded max_cwnd / 8)
+            if delay > k.tq_high_ns && 8 * (self.achieved_bdp as u64) < k.max_cwnd_bytes as u64 {
                 self.cwnd_q = ((self.achieved_bdp as u64) << k.cwnd_frac).max(mtu) as u32;
                 self.last_decrease_ts = now;
                 Branch::AchievedBdpCut
@@ -422,7 +423,7 @@ pub mod reference {
                 self.cwnd += p.alpha * (p.tq - delay) * p.mtu * acked / w;
                 Branch::ProportionalIncrease
             } else if can_decrease && self.avg_delay > p.tq {
-                if delay > p.tq_high && self.achieved_bdp < (p.max_cwnd / 8.0).floor() {
+                if delay > p.tq_high && 8.0 * self.achieved_bdp < p.max_cwnd {
                     self.cwnd = self.achieved_bdp;
                     self.last_decrease_ts = now;
                     Branch::AchievedBdpCut
@@ -443,6 +444,100 @@ pub mod reference {
                 self.last_fairness_ts = now;
             }
             branch
+        }
+    }
+}
+
+/// How far one step of the fixed-point unit can land from the f64 equations, for a config
+/// (`docs/golden-model.md`, "Fixed point against f64", has the derivation term by term).
+///
+/// Both start from the same state (the f64 model's values set to the fixed model's) and take
+/// the same ACK, whatever it carries (`acked_bytes` up to [`ACKED_MAX`], any delay, probe ACKs)
+/// and whatever window in flight `w` it reads. When both take the same arm, the windows after
+/// the step differ by at most [`StepErrorBound::bytes`]. They take different arms only when
+/// the fixed average delay and the f64 one fall on two sides of `target_Qdelay`, which needs
+/// `delay_frac_bits < log2(1/ewma)` (the EWMA's shift then drops delay bits) and the f64
+/// average within `2^-delay_frac_bits` ns of the target.
+pub mod bound {
+    use serde::Serialize;
+    use strack_config::{recip_table_entry, Config};
+
+    use super::ACKED_MAX;
+
+    /// The terms of the bound, bytes unless named otherwise.
+    #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+    pub struct StepErrorBound {
+        /// The reciprocal table's largest relative error: `|T[i] * m / 2^(16+R) - 1|` over
+        /// every entry `i` and every normalised value `m` in its interval.
+        pub table_rel: f64,
+        /// Arm (a), additive increase.
+        pub additive: f64,
+        /// Arm (b), proportional increase.
+        pub proportional: f64,
+        /// Arm (c), multiplicative decrease (the achievedBDP cut is exact: 0).
+        pub decrease: f64,
+        /// The fairness increase (`eta*MTU` rounded to the cwnd format).
+        pub fairness: f64,
+        /// The bound: the largest arm's term plus the fairness term.
+        pub bytes: f64,
+    }
+
+    /// The reciprocal table's largest relative error with `r` index bits. The error of entry
+    /// `i` over its interval `m` in `[2^r + i, 2^r + i + 1)` is monotonic in `m`, so its ends
+    /// bound it.
+    pub fn table_rel_error(r: u32) -> f64 {
+        let scale = (1u64 << (16 + r)) as f64;
+        (0..1u32 << r)
+            .flat_map(|i| {
+                let t = recip_table_entry(i, r) as f64;
+                let top = ((1u64 << r) + i as u64) as f64;
+                [t * top / scale - 1.0, t * (top + 1.0) / scale - 1.0]
+            })
+            .fold(0.0, |m: f64, e| m.max(e.abs()))
+    }
+
+    pub fn step_error_bound(cfg: &Config) -> StepErrorBound {
+        let k = cfg.cwnd_constants();
+        let q = 1.0 / (1u64 << k.cwnd_frac) as f64; // one LSB of the window, bytes
+        let mtu = cfg.network.mtu_bytes as f64;
+        let max = cfg.max_cwnd_bytes() as f64;
+        let tq = cfg.target_qdelay_ns() as f64;
+        let gamma = cfg.cwnd_unit.gamma;
+        let eps = table_rel_error(k.recip_index_bits);
+        let rel = |quantised: f64, exact: f64| (quantised - exact).abs() / exact;
+
+        // (a) cwnd += beta*MTU * acked / w: the constant's rounding and the table's error are
+        // relative; the ratio's floor costs Kq/2^16 LSB and the product's floor one LSB. Past
+        // max_cwnd both clamp, so the relative part is at most that of max - MTU.
+        let k_exact = cfg.beta() * mtu / q;
+        let rho_a = (1.0 + rel(k.beta_mtu_q as f64, k_exact)) * (1.0 + eps) - 1.0;
+        let additive = rho_a * (max - mtu) + (k.beta_mtu_q as f64 / 65536.0 + 1.0) * q;
+
+        // (b) cwnd += alpha*(tq - delay)*MTU * acked / w: as (a), and the gain's own floor (one
+        // LSB) multiplied by the largest ratio an ACK can carry (acked / MTU).
+        let alpha_exact = cfg.alpha_per_ns() * mtu * 65536.0;
+        let rho_b = (1.0 + rel(k.alpha_mtu_q as f64, alpha_exact)) * (1.0 + eps) - 1.0;
+        let gain_max = k.alpha_mtu_q as f64 * tq / 65536.0 / q; // LSB
+        let ratio_max = ACKED_MAX as f64 / mtu * 65536.0 * (1.0 + eps);
+        let proportional = rho_b * (max - mtu) + ((gain_max + ratio_max) / 65536.0 + 1.0) * q;
+
+        // (c) cwnd -= w * (1 - factor), factor = (1 - gamma) + gamma*tq/avg: gamma in Q0.16
+        // (2^-17), the two averages less than one LSB apart (2^-df ns, so tq/avg moves by at
+        // most 2^-df / tq), the table, the quotient's floor (2^-16); then w <= max_cwnd and
+        // the product's floor (one LSB).
+        let gamma_err = 1.0 / 131_072.0;
+        let avg_lsb = 1.0 / (1u64 << k.delay_frac) as f64;
+        let d_factor = gamma_err + gamma * avg_lsb / tq + (gamma + gamma_err) * eps + 1.0 / 65536.0;
+        let decrease = max * d_factor + q;
+
+        let fairness = (k.eta_mtu_q as f64 * q - cfg.eta() * mtu).abs();
+        StepErrorBound {
+            table_rel: eps,
+            additive,
+            proportional,
+            decrease,
+            fairness,
+            bytes: additive.max(proportional).max(decrease) + fairness,
         }
     }
 }
@@ -676,6 +771,115 @@ mod tests {
         assert_eq!(u.last_fairness_ts, u32::MAX - 100);
         let o = u.step(&ack(BASE, BASE, true, 0)); // BASE + 101 ns later
         assert!(o.fairness);
+    }
+
+    /// After a cut to one MTU (4096 B), an ACK for 20480 B (five windows) with the delay above
+    /// target_Qhigh: beta = 5 * 400000/150000 = 13.333, so the increase is
+    /// 13.333 * 4096 * 20480 / 4096 = 273066.7 B, and the window 277162.7 B. The old cap on
+    /// acked/cwnd (just below 4) gave 4096 + 4 * 54613.3 = 222549 B.
+    #[test]
+    fn an_ack_for_several_windows_is_not_capped() {
+        let mut u = unit();
+        u.step(&ack(1, BASE, true, 0));
+        u.set_cwnd_q(4096 << 8);
+        let o = u.step(&ack(2, BASE + 30_000, false, 20_480));
+        assert_eq!(o.branch, Branch::AdditiveIncrease);
+        let got = o.cwnd_q as f64 / 256.0;
+        let exact = 4096.0 + 40.0 / 3.0 * 20_480.0;
+        // the reciprocal table's error (2^-9 at w = 2^12) on the increase, and the floors
+        assert!(
+            (got - exact).abs() <= 273_066.7 / 512.0 + 2.0,
+            "{got} vs {exact}"
+        );
+        assert!(got > 222_549.0 + 50_000.0);
+    }
+
+    /// The largest ACK the field carries on the smallest window: acked / w = (2^24 - 1) / 4096,
+    /// and the increase, about 54613 B per window acknowledged, runs past max_cwnd: clamped.
+    #[test]
+    fn the_largest_ack_clamps_at_max_cwnd() {
+        let mut u = unit();
+        u.step(&ack(1, BASE, true, 0));
+        u.set_cwnd_q(4096 << 8);
+        let o = u.step(&ack(2, BASE + 30_000, false, ACKED_MAX));
+        assert_eq!(o.branch, Branch::AdditiveIncrease);
+        assert_eq!(o.cwnd_bytes, 600_000);
+    }
+
+    /// The cut's test is `8 * achievedBDP < max_cwnd`. max_cwnd 600001 (not a multiple of 8):
+    /// achievedBDP 75000 gives 600000 < 600001, so the window is cut to 75000 B (the old test
+    /// against floor(600001 / 8) = 75000 took the multiplicative decrease); 75001 gives
+    /// 600008, no cut. With max_cwnd 600000, 75000 is not below: no cut.
+    #[test]
+    fn the_achieved_bdp_test_is_exact() {
+        let cut_or_not = |max: u32, achieved: u32| {
+            let mut cfg = Config::default();
+            cfg.cwnd_unit.max_cwnd_bytes = Some(max);
+            let mut u = CwndUnit::from_config(&cfg);
+            u.step(&ack(1, BASE, true, 0));
+            u.last_fairness_ts = 8_999;
+            u.avg_delay_q = 50_000 << 8;
+            u.achieved_bdp = achieved;
+            u.rxcount_clear_ts = 5;
+            let o = u.step(&ack(9_000, BASE + 30_000, true, 0));
+            (o.branch, o.cwnd_bytes)
+        };
+        assert_eq!(
+            cut_or_not(600_001, 75_000),
+            (Branch::AchievedBdpCut, 75_000)
+        );
+        assert_eq!(
+            cut_or_not(600_001, 75_001).0,
+            Branch::MultiplicativeDecrease
+        );
+        assert_eq!(
+            cut_or_not(600_000, 75_000).0,
+            Branch::MultiplicativeDecrease
+        );
+        assert_eq!(
+            cut_or_not(600_000, 74_999),
+            (Branch::AchievedBdpCut, 74_999)
+        );
+        // The f64 reference takes the same test.
+        let mut cfg = Config::default();
+        cfg.cwnd_unit.max_cwnd_bytes = Some(600_001);
+        let mut f = reference::CwndUnitF64::new(reference::Params::from_config(&cfg));
+        f.base_rtt = BASE as f64;
+        f.avg_delay = 50_000.0;
+        f.achieved_bdp = 75_000.0;
+        f.rxcount_clear_ts = 5;
+        f.last_fairness_ts = 8_999;
+        assert_eq!(
+            f.step(&ack(9_000, BASE + 30_000, true, 0)),
+            Branch::AchievedBdpCut
+        );
+        assert_eq!(f.cwnd, 75_000.0);
+    }
+
+    /// The default config's bound, term by term from the constants (worked by hand):
+    /// - the table: entry 0 is 65408 = 2^16 - 2^7, so at its interval's start (m = 256) the
+    ///   quotient is 65408 * 256 / 2^24 = 1 - 2^-9, the largest error of the 256 entries;
+    /// - (a): 2^-9 of max_cwnd - MTU = 595904 B is 1163.875 B, plus the floors,
+    ///   (13981013 / 2^16 + 1) / 2^8 = 0.837 B (beta*MTU = 13981013.3 B is 13981013 in Q24.8,
+    ///   2.4e-8 off: +0.014 B);
+    /// - (b): the same 1163.875 B (alpha*MTU = 238609 in Q16.16 is 1.2e-6 off: +0.72 B), plus
+    ///   the largest ratio, (2^24 - 1) / 4096 (1 + 2^-9) = 4104 LSB, the largest gain,
+    ///   238609 * 8000 / 2^24 = 113.8 LSB, and one LSB: 4218.8 / 256 = 16.48 B; 1181.08 B;
+    /// - (c): 600000 x (2^-17 + 0.8 x 2^-8 / 8000 + (0.8 + 2^-17) x 2^-9 + 2^-16) + 1/256 =
+    ///   951.5 B;
+    /// - fairness: eta*MTU = 1638.4 B is 419430 / 256 in Q24.8, 0.4 / 256 = 0.0016 B off.
+    #[test]
+    fn the_default_step_error_bound() {
+        let b = bound::step_error_bound(&Config::default());
+        assert_eq!(b.table_rel, 1.0 / 512.0);
+        assert!(
+            (b.additive - (1163.875 + 0.837 + 0.014)).abs() < 0.002,
+            "{b:?}"
+        );
+        assert!((b.proportional - 1181.08).abs() < 0.02, "{b:?}");
+        assert!((b.decrease - 951.5).abs() < 0.05, "{b:?}");
+        assert!((b.fairness - 0.4 / 256.0).abs() < 1e-9, "{b:?}");
+        assert_eq!(b.bytes, b.proportional + b.fairness);
     }
 
     #[test]

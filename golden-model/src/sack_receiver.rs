@@ -9,23 +9,27 @@
 //! - malformed (PSN wider than 24 bits, a data packet with `len` 0 or above the MTU): counted,
 //!   no state change, no SACK;
 //! - a probe (no payload): SACK now for the segment holding EPSN, with the probe flag;
-//! - PSN at or beyond `epsn + rx_window`: dropped, counted, no state change, no SACK;
-//! - PSN below EPSN, or already held: a duplicate; counted, not added to `bytes_recvd`
+//! - PSN below EPSN ([`crate::seq::psn_lt`]: `(epsn - psn) mod 2^24` in `1..=2^23`, so a PSN
+//!   exactly `2^23` from EPSN is below it), or already held: a duplicate; counted, not added
+//!   to `bytes_recvd`
 //!   (DECISION: its bytes do count towards coalescing and it is a candidate for the lowest PSN,
 //!   so a stream of duplicates is acknowledged);
+//! - otherwise, PSN at or beyond `epsn + rx_window`: dropped, counted, no state change, no SACK;
 //! - PSN == EPSN: EPSN advances past it and every contiguous held PSN after it;
 //! - otherwise the PSN is held (`ooo_count += 1`).
 //!
 //! SACK triggers: (1) `ack_coalesce_bytes` since the last SACK; (2) the packet at EPSN arrives
 //! while packets beyond it are held; (3) a probe; (4) the packet asks for an ACK; (5) the packet
 //! is ECN-marked. The SACK carries the `sack_bits`-aligned segment holding the lowest PSN
-//! received since the last SACK, or the one holding EPSN if that PSN is below EPSN.
+//! received since the last SACK, or the one holding EPSN if that PSN is below EPSN. DECISION
+//! (the lowest): a PSN replaces the lowest so far when it is below it; at the one distance
+//! where each is below the other (`2^23`), the later PSN replaces the earlier.
 
 use bitvec::prelude::*;
 use serde::{Deserialize, Serialize};
 use strack_config::Config;
 
-use crate::seq::{psn_add, psn_lt, psn_sub, PSN_HALF, PSN_MASK};
+use crate::seq::{psn_add, psn_in, psn_lt, PSN_MASK};
 
 /// A data packet (or probe) on the wire, as the receiver sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -177,8 +181,9 @@ impl SackReceiver {
         if psn_lt(psn, self.epsn) {
             return true;
         }
-        let d = psn_sub(psn, self.epsn);
-        d != 0 && d < self.params.rx_window && self.bitmap[self.slot(psn)]
+        psn != self.epsn
+            && psn_in(psn, self.epsn, self.params.rx_window)
+            && self.bitmap[self.slot(psn)]
     }
 
     fn no_sack(verdict: Verdict) -> Out {
@@ -205,15 +210,16 @@ impl SackReceiver {
             t.probe = true;
             verdict = Verdict::Probe;
         } else {
-            let d = psn_sub(p.psn, self.epsn);
-            if d < PSN_HALF && d >= self.params.rx_window {
+            let below = psn_lt(p.psn, self.epsn);
+            if !below && !psn_in(p.psn, self.epsn, self.params.rx_window) {
                 self.counters.out_of_window += 1;
                 return Self::no_sack(Verdict::OutOfWindow);
             }
-            if d >= PSN_HALF || (d != 0 && self.bitmap[self.slot(p.psn)]) {
+            let head = p.psn == self.epsn;
+            if below || (!head && self.bitmap[self.slot(p.psn)]) {
                 self.counters.duplicates += 1;
                 verdict = Verdict::Duplicate;
-            } else if d == 0 {
+            } else if head {
                 t.head_fill = self.ooo_count > 0;
                 self.epsn = psn_add(self.epsn, 1);
                 while self.bitmap[self.slot(self.epsn)] {
@@ -235,7 +241,7 @@ impl SackReceiver {
             }
             self.coalesce_bytes = self.coalesce_bytes.saturating_add(p.len);
             self.lowest_since_sack = Some(match self.lowest_since_sack {
-                Some(l) if psn_lt(l, p.psn) => l,
+                Some(l) if !psn_lt(p.psn, l) => l,
                 _ => p.psn,
             });
             t.coalesce = self.coalesce_bytes >= self.params.ack_coalesce_bytes;
@@ -486,6 +492,72 @@ mod tests {
         }
         r.counters.malformed = 0;
         assert_eq!(r, before);
+    }
+
+    /// EPSN 100 (window 64, segments of 16): PSNs at distance 2^23 - 1, 2^23 and 2^23 + 1.
+    /// 100 + 2^23 - 1 = 8_388_707 is ahead and past the window: dropped. 100 + 2^23 =
+    /// 8_388_708 is below EPSN (100 - 8_388_708 = 2^23 mod 2^24): a duplicate, and the SACK it
+    /// asks for carries EPSN's segment (base 96), not its own (8_388_704). 100 + 2^23 + 1 is
+    /// below by 2^23 - 1: a duplicate too.
+    #[test]
+    fn psns_half_the_space_from_epsn() {
+        let mut r = rx();
+        r.epsn = 100;
+        let before = r.clone();
+        let o = r.step(&DataPkt {
+            ack_req: true,
+            ..data(8_388_707)
+        });
+        assert_eq!(o.verdict, Verdict::OutOfWindow);
+        assert!(o.sack.is_none());
+        let o = r.step(&DataPkt {
+            ack_req: true,
+            ..data(8_388_708)
+        });
+        assert_eq!(o.verdict, Verdict::Duplicate);
+        let s = o.sack.unwrap();
+        assert_eq!((s.epsn, s.sack_base), (100, 96));
+        // PSNs 96..=99 are below EPSN (received), 100..=111 not yet.
+        assert_eq!(s.bitmap[0], 0b1111);
+        let o = r.step(&DataPkt {
+            ack_req: true,
+            ..data(8_388_709)
+        });
+        assert_eq!(o.verdict, Verdict::Duplicate);
+        assert_eq!(o.sack.unwrap().sack_base, 96);
+        assert_eq!((r.epsn, r.bytes_recvd, r.ooo_count), (100, 0, 0));
+        assert_eq!(r.bitmap, before.bitmap);
+        // Below EPSN means received: exactly 2^23 below included, 2^23 - 1 ahead not.
+        assert!(r.received(8_388_708) && r.received(8_388_709));
+        assert!(!r.received(8_388_707));
+    }
+
+    /// The lowest PSN since the last SACK: held 120 (segment 112), then the duplicate
+    /// 120 + 2^23 = 8_388_728, below 120 by 2^23 (and below EPSN 100 by 2^23 - 20). It
+    /// replaces 120 as the lowest, so the SACK falls back to EPSN's segment (base 96).
+    #[test]
+    fn a_psn_half_the_space_below_the_lowest_replaces_it() {
+        let mut r = rx();
+        r.epsn = 100;
+        assert_eq!(r.step(&data(120)).verdict, Verdict::OutOfOrder);
+        let o = r.step(&DataPkt {
+            ack_req: true,
+            ..data(8_388_728)
+        });
+        assert_eq!(o.verdict, Verdict::Duplicate);
+        assert_eq!(o.sack.unwrap().sack_base, 96);
+        // Without the duplicate the held packet's segment is sent.
+        let mut r = rx();
+        r.epsn = 100;
+        r.step(&data(120));
+        let s = r
+            .step(&DataPkt {
+                ack_req: true,
+                ..data(121)
+            })
+            .sack
+            .unwrap();
+        assert_eq!((s.sack_base, s.bitmap[0]), (112, 0b11 << 8));
     }
 
     #[test]

@@ -11,8 +11,9 @@
 //! while; `inflight` then reads 0 (`inflight_raw` keeps the signed value).
 //!
 //! One step, in this order:
-//! 1. a SACK, if any: validated (malformed ones are counted and change nothing); EPSN advances
-//!    `snd_una` (and re-arms the timeout); the segment's bits mark PSNs acknowledged;
+//! 1. a SACK, if any: validated (malformed ones are counted and change nothing); an EPSN ahead
+//!    of `snd_una` advances it (and re-arms the timeout), one below it (the PSN order of
+//!    [`crate::seq`]: `2^23` below included) is stale and moves nothing; the segment's bits mark PSNs acknowledged;
 //!    `bytes_recvd` moves forward only; a probe's SACK may enter recovery (Algorithm 1 line 10:
 //!    `rtt < 2*net_base_rtt`, no other SACK since the probe, achievedBDP == 0); recovery ends when
 //!    `snd_una` passes its highest PSN; the OOO detector enters recovery when
@@ -21,7 +22,9 @@
 //!    packet lost.
 //! 3. at most one packet out, when `tx_ready`: a due probe first, then the lowest lost PSN, then
 //!    a new packet; data (not probes) only while `inflight < cwnd`, new data only while fewer than
-//!    `rx_window` PSNs are outstanding.
+//!    `rx_window` PSNs are outstanding (DECISION: the receiver tracks `rx_window` PSNs and drops
+//!    any beyond, and SACK holes can stretch the PSN span past the byte window, so the byte
+//!    test alone does not keep the sender inside it).
 //!
 //! Entering recovery records the highest PSN known received; every unacknowledged PSN from
 //! `snd_una` up to it is declared lost.
@@ -31,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use strack_config::Config;
 
 use crate::sack_receiver::Sack;
-use crate::seq::{elapsed, psn_add, psn_lt, psn_sub, u32_gt, PSN_MASK};
+use crate::seq::{elapsed, psn_add, psn_ahead, psn_in, psn_lt, psn_sub, u32_gt, PSN_MASK};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Params {
@@ -232,7 +235,7 @@ impl SackSender {
 
     /// `psn` lies in `[snd_una, snd_nxt)`.
     fn in_flight_range(&self, psn: u32) -> bool {
-        psn_sub(psn, self.snd_una) < self.outstanding()
+        psn_in(psn, self.snd_una, self.outstanding())
     }
 
     fn mark_acked(&mut self, psn: u32) {
@@ -271,7 +274,8 @@ impl SackSender {
             || s.sack_base & (bits - 1) != 0
             || s.bitmap.len() != words
             || !tail_ok
-            || psn_sub(s.epsn, self.snd_una) > self.outstanding() && !psn_lt(s.epsn, self.snd_una)
+            || !psn_lt(s.epsn, self.snd_una)
+                && !psn_in(s.epsn, self.snd_una, self.outstanding() + 1)
             || u32_gt(s.bytes_recvd, self.bytes_sent)
     }
 
@@ -324,7 +328,8 @@ impl SackSender {
             } else {
                 self.counters.sacks += 1;
                 out.sack = Some(SackVerdict::Accepted);
-                if psn_lt(self.snd_una, s.epsn) {
+                // A stale EPSN (below snd_una, 2^23 away included) moves nothing.
+                if psn_ahead(s.epsn, self.snd_una) {
                     self.advance_una(s.epsn, now);
                 }
                 for i in 0..self.params.sack_bits {
@@ -820,6 +825,71 @@ mod tests {
         let o = on_sack(&mut s, 11, sack(1, 0, 0b1, 1000, 0));
         assert_eq!(o.sack, Some(SackVerdict::Accepted));
         assert_eq!((s.snd_una, s.bytes_recvd, o.acked_bytes), (3, 3000, 0));
+    }
+
+    /// snd_una 100, 3 PSNs out. A SACK's EPSN at 100 + 2^23 (= 8_388_708) is below snd_una
+    /// (100 - 8_388_708 = 2^23 mod 2^24): a stale SACK, accepted, moving nothing. At 2^23 + 1 it
+    /// is below too. At 2^23 - 1 it is ahead of snd_una and past snd_nxt: malformed.
+    #[test]
+    fn sack_epsn_half_the_space_from_una() {
+        let mut s = SackSender::new(params());
+        s.snd_una = 100;
+        s.snd_nxt = 100;
+        send(&mut s, 0, 3);
+        for (epsn, verdict) in [
+            (8_388_708, SackVerdict::Accepted),
+            (8_388_709, SackVerdict::Accepted),
+            (8_388_707, SackVerdict::Malformed),
+        ] {
+            let o = on_sack(&mut s, 10, sack(epsn, 96, 0, 0, 0));
+            assert_eq!(o.sack, Some(verdict), "EPSN {epsn}");
+            assert_eq!((s.snd_una, s.snd_nxt, o.acked_bytes), (100, 103, 0));
+        }
+    }
+
+    /// Segment bits 2^23 from snd_una are outside [snd_una, snd_nxt): ignored. snd_una 100,
+    /// 3 out; the base 100 + 2^23 - 4 = 8_388_704 (a multiple of 16) covers PSNs 2^23 - 4 to
+    /// 2^23 + 11 from snd_una, all far outside the window.
+    #[test]
+    fn segment_half_the_space_away_acknowledges_nothing() {
+        let mut s = SackSender::new(params());
+        s.snd_una = 100;
+        s.snd_nxt = 100;
+        send(&mut s, 0, 3);
+        let o = on_sack(&mut s, 10, sack(100, 8_388_704, 0xFFFF, 0, 0));
+        assert_eq!(o.sack, Some(SackVerdict::Accepted));
+        assert!(s.acked.not_any());
+        assert_eq!(s.highest_acked, None);
+    }
+
+    /// The receive window bounds the sender (spec: `snd_nxt - snd_una < rx_window`): 64 PSNs
+    /// out of a 64-PSN window, all but the first acknowledged by a segment (a hole at snd_una).
+    /// Bytes in flight are 1000 of a 1 MiB window, yet no new packet may go: PSN 64 would land
+    /// on the hole's slot, beyond what the receiver tracks.
+    #[test]
+    fn the_psn_span_stops_new_data_the_window_allows() {
+        let mut s = SackSender::new(params());
+        send(&mut s, 0, 64);
+        for base in (0..64).step_by(16) {
+            let bits = if base == 0 { 0xFFFE } else { 0xFFFF };
+            on_sack(&mut s, 1, sack(0, base, bits, 63_000, 63));
+        }
+        assert_eq!((s.snd_una, s.outstanding(), s.inflight()), (0, 64, 1000));
+        let o = s.step(&In {
+            now: 2,
+            cwnd: CWND,
+            new_pkt: Some(NewPkt {
+                len: 1000,
+                ack_req: false,
+            }),
+            tx_ready: true,
+            ..In::default()
+        });
+        assert!(!o.new_accepted && o.tx.is_none());
+        // The hole filled, the window slides and the packet goes.
+        on_sack(&mut s, 3, sack(64, 48, 0xFFFF, 64_000, 0));
+        send(&mut s, 4, 1);
+        assert_eq!((s.snd_una, s.snd_nxt), (64, 65));
     }
 
     #[test]

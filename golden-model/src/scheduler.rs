@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 pub const HISTORY_SLOTS: usize = 4;
 
 /// The result of Algorithm 1.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Schedule {
     /// Rate per slot (the first `rates.len()` slots from slot 0).
     pub rates: Vec<u64>,
@@ -29,8 +29,37 @@ pub struct Schedule {
     pub completion: Option<usize>,
     /// `sum of rate(t) * pl(t)`.
     pub cost: u128,
+    /// `cost + b * w` (the [`Weight`]), what the completion was chosen by; the cost alone when
+    /// nothing fits.
+    pub score: f64,
     /// Volume placed (all of it when `completion` is `Some`).
     pub placed: u64,
+}
+
+/// Algorithm 1's weight on finishing early (spec DECISION, the paper's objective (11)): the
+/// completion `b` is chosen by `score(b) = cost + b * w`, `w = beta_weight * V * C`, with `V`
+/// the volume to place (unit-slots) and `C` the path's capacity (units, the least over its
+/// links). Finishing one slot earlier is then worth, at `beta_weight = 1`, placing the whole
+/// volume on slots one link capacity more loaded; `beta_weight = 0` is the cost-only rule.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weight {
+    /// `load_table.beta_weight`: finite, >= 0.
+    pub beta_weight: f64,
+    /// `C`, units.
+    pub capacity: u64,
+}
+
+impl Weight {
+    /// The cost-only rule (`beta_weight = 0`).
+    pub const COST_ONLY: Weight = Weight {
+        beta_weight: 0.0,
+        capacity: 0,
+    };
+
+    /// `w` for a volume `v`.
+    pub fn per_slot(&self, v: u64) -> f64 {
+        self.beta_weight * v as f64 * self.capacity as f64
+    }
 }
 
 /// Greedy fill of `volume` into `slots` in order of path load (ties: earlier slot).
@@ -60,12 +89,20 @@ fn cost(rates: &[u64], pl: &[u64]) -> u128 {
 
 /// Algorithm 1 over slots `first..pl.len()`: for each completion `b` in `first+1..=T`, fill the
 /// volume greedily into slots `first..b` by ascending path load, each slot at most
-/// `avail[t]`; of the `b` that place the whole volume keep the least total cost (DECISION:
-/// ties go to the earlier `b`). If no `b` fits, the best effort over all slots is returned with
-/// `completion: None` (the rest waits for later slots). O(T^2 log T).
-pub fn initial_schedule(volume: u64, pl: &[u64], avail: &[u64], first: usize) -> Schedule {
+/// `avail[t]`; of the `b` that place the whole volume keep the least score
+/// `cost + b * w` ([`Weight`]; DECISION: ties go to the earlier `b`). If no `b` fits, the best
+/// effort over all slots is returned with `completion: None` (the rest waits for later
+/// slots). O(T^2 log T).
+pub fn initial_schedule(
+    volume: u64,
+    pl: &[u64],
+    avail: &[u64],
+    first: usize,
+    weight: Weight,
+) -> Schedule {
     let n = pl.len();
     assert_eq!(avail.len(), n, "avail and path load cover the same slots");
+    let w = weight.per_slot(volume);
     let mut best: Option<Schedule> = None;
     for b in first + 1..=n {
         let slots: Vec<usize> = (first..b).collect();
@@ -74,11 +111,18 @@ pub fn initial_schedule(volume: u64, pl: &[u64], avail: &[u64], first: usize) ->
             continue;
         }
         let c = cost(&rates, pl);
-        if best.as_ref().is_none_or(|s| c < s.cost) {
+        // cost_b + b*w < cost_best + b_best*w, the cost difference exact (it decides alone
+        // when w is 0), and later b only by a strictly lower score.
+        let better = best.as_ref().is_none_or(|s| {
+            let b_best = s.completion.unwrap_or(b);
+            ((c as i128 - s.cost as i128) as f64) < (b_best as f64 - b as f64) * w
+        });
+        if better {
             best = Some(Schedule {
                 rates,
                 completion: Some(b),
                 cost: c,
+                score: c as f64 + b as f64 * w,
                 placed,
             });
         }
@@ -86,8 +130,10 @@ pub fn initial_schedule(volume: u64, pl: &[u64], avail: &[u64], first: usize) ->
     best.unwrap_or_else(|| {
         let slots: Vec<usize> = (first..n).collect();
         let (rates, placed) = greedy(volume, &slots, pl, avail, n);
+        let cost = cost(&rates, pl);
         Schedule {
-            cost: cost(&rates, pl),
+            score: cost as f64,
+            cost,
             rates,
             completion: None,
             placed,
@@ -156,7 +202,7 @@ pub struct Flow {
 }
 
 /// What the scheduler decided for one flow in the current slot.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FlowPlan {
     pub name: String,
     /// Algorithm 1's schedule.
@@ -193,17 +239,30 @@ fn err(what: String) -> SchedError {
     SchedError { what }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Scheduler {
     pub slots: usize,
     pub links: Vec<Link>,
     pub flows: Vec<Flow>,
+    /// Algorithm 1's weight on finishing early ([`Weight`], `load_table.beta_weight`).
+    pub beta_weight: f64,
 }
 
 impl Scheduler {
     /// Check the description: every link has K loads, every path index exists, announced
-    /// plans have K elements (or none), and every dependency names a flow.
-    pub fn new(slots: usize, links: Vec<Link>, mut flows: Vec<Flow>) -> Result<Self, SchedError> {
+    /// plans have K elements (or none), every dependency names a flow, and `beta_weight` is
+    /// finite and not negative.
+    pub fn new(
+        slots: usize,
+        links: Vec<Link>,
+        mut flows: Vec<Flow>,
+        beta_weight: f64,
+    ) -> Result<Self, SchedError> {
+        if !(beta_weight.is_finite() && beta_weight >= 0.0) {
+            return Err(err(format!(
+                "`beta_weight` = {beta_weight}: must be a finite number >= 0"
+            )));
+        }
         for l in &links {
             if l.load.len() != slots {
                 return Err(err(format!(
@@ -249,7 +308,21 @@ impl Scheduler {
             slots,
             links,
             flows,
+            beta_weight,
         })
+    }
+
+    /// Algorithm 1's weight for flow `f`: `C` is the least capacity on its path.
+    pub fn weight(&self, f: &Flow) -> Weight {
+        Weight {
+            beta_weight: self.beta_weight,
+            capacity: f
+                .path
+                .iter()
+                .map(|&l| self.links[l].capacity)
+                .min()
+                .unwrap_or(0),
+        }
     }
 
     /// `other_l(t)` for flow `f` on link `l`.
@@ -288,7 +361,13 @@ impl Scheduler {
     /// `1..K` with Algorithm 1.
     fn replan(&self, f: &Flow, rate0: u64) -> Vec<u64> {
         let rate0 = rate0.min(f.remaining);
-        let rest = initial_schedule(f.remaining - rate0, &self.path_load(f), &self.avail(f), 1);
+        let rest = initial_schedule(
+            f.remaining - rate0,
+            &self.path_load(f),
+            &self.avail(f),
+            1,
+            self.weight(f),
+        );
         let mut plan = rest.rates;
         plan[0] = rate0;
         plan
@@ -302,7 +381,15 @@ impl Scheduler {
         let initial: Vec<Schedule> = self
             .flows
             .iter()
-            .map(|f| initial_schedule(f.remaining, &self.path_load(f), &self.avail(f), 0))
+            .map(|f| {
+                initial_schedule(
+                    f.remaining,
+                    &self.path_load(f),
+                    &self.avail(f),
+                    0,
+                    self.weight(f),
+                )
+            })
             .collect();
         let bottleneck: Vec<u64> = self.flows.iter().map(|f| self.avail(f)[0]).collect();
         let acc = |f: &Flow, plan: &[u64]| f.sent + plan[0];
@@ -443,7 +530,7 @@ mod tests {
         // pl = [5, 1, 3, 0], avail = [10, 4, 10, 3], volume 12:
         // b=1: 10 < 12; b=2: slot 1 then 0: 4 + 8, cost 4*1 + 8*5 = 44;
         // b=3: slots 1, 2: 4 + 8, cost 4 + 24 = 28; b=4: slots 3, 1, 2: 3 + 4 + 5, cost 19.
-        let s = initial_schedule(12, &[5, 1, 3, 0], &[10, 4, 10, 3], 0);
+        let s = initial_schedule(12, &[5, 1, 3, 0], &[10, 4, 10, 3], 0, Weight::COST_ONLY);
         assert_eq!(s.rates, vec![0, 4, 5, 3]);
         assert_eq!(s.completion, Some(4));
         assert_eq!(s.cost, 19);
@@ -451,14 +538,87 @@ mod tests {
 
     #[test]
     fn algorithm1_ties_go_to_the_earlier_completion_and_the_earlier_slot() {
-        let s = initial_schedule(15, &[0, 0, 0], &[10, 10, 10], 0);
+        let s = initial_schedule(15, &[0, 0, 0], &[10, 10, 10], 0, Weight::COST_ONLY);
         assert_eq!(s.completion, Some(2));
         assert_eq!(s.rates, vec![10, 5, 0]);
     }
 
+    /// pl = [4, 4, 0], avail = [5, 5, 5], volume 5 on a path of capacity 5. The completions:
+    /// b = 1, all 5 in slot 0, cost 20; b = 2, slot 0 again (the tie goes to the earlier
+    /// slot), cost 20; b = 3, all 5 in the empty slot 2, cost 0. Cost alone picks b = 3. With
+    /// beta_weight 1, w = 1 * 5 * 5 = 25: scores 45, 70, 75, so b = 1. With beta_weight 0.1,
+    /// w = 2.5: scores 22.5, 25, 7.5, so b = 3 again.
+    #[test]
+    fn algorithm1_score_prefers_the_earlier_completion() {
+        let (pl, avail) = ([4, 4, 0], [5, 5, 5]);
+        let cost_only = initial_schedule(5, &pl, &avail, 0, Weight::COST_ONLY);
+        assert_eq!((cost_only.completion, cost_only.cost), (Some(3), 0));
+        assert_eq!(cost_only.rates, vec![0, 0, 5]);
+        let w = |beta_weight| Weight {
+            beta_weight,
+            capacity: 5,
+        };
+        let s = initial_schedule(5, &pl, &avail, 0, w(1.0));
+        assert_eq!((s.completion, s.cost, s.score), (Some(1), 20, 45.0));
+        assert_eq!(s.rates, vec![5, 0, 0]);
+        let s = initial_schedule(5, &pl, &avail, 0, w(0.1));
+        assert_eq!((s.completion, s.cost, s.score), (Some(3), 0, 7.5));
+        // Exactly at the break-even weight (w = 10: 30 vs 30) the tie goes to the earlier b.
+        let s = initial_schedule(5, &pl, &avail, 0, w(0.4));
+        assert_eq!((s.completion, s.score), (Some(1), 30.0));
+    }
+
+    /// One link of capacity 10 carries others' plans of 6 in every slot but the furthest (K =
+    /// 4: [6, 6, 6, 0], as the others announce it afresh each slot). A flow of volume 10
+    /// re-plans every slot. Cost alone puts all 10 in the empty far slot, [0, 0, 0, 10], and
+    /// a slot later the far slot is again the empty one: it sends nothing for 10 slots. With
+    /// beta_weight 1 (w = 1 * V * 10): slot 0, b = 3 scores 60 + 300 against b = 4's 0 + 400,
+    /// so [4, 4, 2, 0]; slot 1, V = 6, b = 2 scores 36 + 120; slot 2, V = 2, b = 1 scores
+    /// 12 + 20. Done in 3 slots.
+    #[test]
+    fn re_planning_every_slot_drifts_without_the_weight_and_finishes_with_it() {
+        let k = 4;
+        let others = [6, 6, 6, 0];
+        let run = |beta_weight: f64| {
+            let mut l = link("l", 10, 0, k);
+            l.load = others.to_vec();
+            let f = flow("f", 0, 0, 10, Role::Independent);
+            let mut s = Scheduler::new(k, vec![l], vec![f], beta_weight).unwrap();
+            let mut far = 0;
+            for slot in 1..=10 {
+                let plans = s.plan_slot();
+                if plans[0].plan[k - 1] == s.flows[0].remaining {
+                    far += 1;
+                }
+                // the others' fresh plans plus the flow's announcement, one slot on
+                let mine: Vec<u64> = plans[0].plan[1..].iter().copied().chain([0]).collect();
+                let load = others.iter().zip(&mine).map(|(o, m)| o + m).collect();
+                s.advance(&plans, vec![load], &[10]);
+                if s.flows[0].remaining == 0 {
+                    return (Some(slot), far);
+                }
+            }
+            (None, far)
+        };
+        assert_eq!(
+            run(0.0),
+            (None, 10),
+            "cost only: always all in the far slot"
+        );
+        assert_eq!(run(1.0), (Some(3), 0));
+    }
+
+    #[test]
+    fn beta_weight_is_checked() {
+        for bad in [-1.0, f64::NAN, f64::INFINITY] {
+            let e = Scheduler::new(2, vec![], vec![], bad).unwrap_err();
+            assert!(e.what.starts_with("`beta_weight` = "), "{e}");
+        }
+    }
+
     #[test]
     fn algorithm1_best_effort_when_nothing_fits() {
-        let s = initial_schedule(100, &[2, 1], &[10, 20], 0);
+        let s = initial_schedule(100, &[2, 1], &[10, 20], 0, Weight::COST_ONLY);
         assert_eq!(s.completion, None);
         assert_eq!(s.rates, vec![10, 20]);
         assert_eq!(s.placed, 30);
@@ -483,7 +643,7 @@ mod tests {
         let mut f = flow("f", 0, 0, 5, Role::Independent);
         f.path = vec![0, 1];
         f.announced = vec![2, 0, 0];
-        let s = Scheduler::new(k, vec![a, b], vec![f]).unwrap();
+        let s = Scheduler::new(k, vec![a, b], vec![f], 1.0).unwrap();
         let f = &s.flows[0];
         // others on a: [4, 4, 0], on b: [0, 0, 0] (its 1 minus the flow's own 2, floored).
         assert_eq!(s.path_load(f), vec![4, 4, 0]);
@@ -505,7 +665,7 @@ mod tests {
             flow("f3", 2, 4, 20, bc()),
             flow("f4", 3, 9, 20, bc()),
         ];
-        let s = Scheduler::new(k, links, flows).unwrap();
+        let s = Scheduler::new(k, links, flows, 1.0).unwrap();
         let p = s.plan_slot();
         for x in &p {
             assert_eq!(x.initial.rates, vec![0, 10, 10, 0], "{}", x.name);
@@ -544,7 +704,7 @@ mod tests {
             flow("f6", 1, 4, 25, after("f5")),
             flow("f7", 2, 20, 25, after("f6")),
         ];
-        let s = Scheduler::new(k, links, flows).unwrap();
+        let s = Scheduler::new(k, links, flows, 1.0).unwrap();
         let p = s.plan_slot();
         // F = [20, 14, 30].
         // f5: (30 - 20)+ = 10 -> 10 + 10 >= B = 10: rate B = 10 (no change).
@@ -572,7 +732,7 @@ mod tests {
         l.load = vec![4, 4, 0];
         let mut f = flow("f", 0, 0, 12, Role::Independent);
         f.announced = vec![4, 4, 0];
-        let s = Scheduler::new(k, vec![l], vec![f]).unwrap();
+        let s = Scheduler::new(k, vec![l], vec![f], 1.0).unwrap();
         let p = s.plan_slot();
         assert_eq!(p[0].plan, vec![10, 2, 0]);
         assert_eq!(p[0].deltas, vec![6, -2, 0]);
@@ -581,7 +741,7 @@ mod tests {
     #[test]
     fn descriptions_are_checked() {
         let k = 2;
-        let e = Scheduler::new(k, vec![link("l", 1, 0, 3)], vec![]).unwrap_err();
+        let e = Scheduler::new(k, vec![link("l", 1, 0, 3)], vec![], 1.0).unwrap_err();
         assert!(
             e.what
                 .contains("link `l`: `load` has 3 elements, expected 2"),
@@ -591,6 +751,7 @@ mod tests {
             k,
             vec![link("l", 1, 0, k)],
             vec![flow("f", 1, 0, 1, Role::Independent)],
+            1.0,
         )
         .unwrap_err();
         assert!(
@@ -601,6 +762,7 @@ mod tests {
             k,
             vec![link("l", 1, 0, k)],
             vec![flow("f", 0, 0, 1, Role::RingAfter("g".into()))],
+            1.0,
         )
         .unwrap_err();
         assert!(e.what.contains("ring precedent `g` is not a flow"), "{e}");
@@ -628,7 +790,7 @@ mod tests {
             )),
             volume in 0u64..150,
         ) {
-            let s = initial_schedule(volume, &pl, &avail, 0);
+            let s = initial_schedule(volume, &pl, &avail, 0, Weight::COST_ONLY);
             // Never above the available bandwidth.
             for (r, a) in s.rates.iter().zip(&avail) {
                 prop_assert!(r <= a);
@@ -650,6 +812,35 @@ mod tests {
             }
         }
 
+        /// With any weight: of the completions that fit, the least `cost + b * w`, the earliest
+        /// among equals (scores compared in exact rationals: w = beta_num/4 * V * C).
+        #[test]
+        fn algorithm1_keeps_the_least_score(
+            (pl, avail) in (1usize..12).prop_flat_map(|n| (
+                prop::collection::vec(0u64..50, n),
+                prop::collection::vec(0u64..20, n),
+            )),
+            volume in 0u64..150,
+            beta_num in 0u64..12,
+            capacity in 1u64..30,
+        ) {
+            let weight = Weight { beta_weight: beta_num as f64 / 4.0, capacity };
+            let s = initial_schedule(volume, &pl, &avail, 0, weight);
+            if let Some(b) = s.completion {
+                // 4 * score = 4 * cost + b * beta_num * V * C, in integers
+                let score4 = |b: usize, c: u128| {
+                    4 * c + b as u128 * (beta_num * volume * capacity) as u128
+                };
+                let scores: Vec<Option<u128>> = (1..=pl.len())
+                    .map(|b| cost_if_fits(volume, &pl, &avail, b).map(|c| score4(b, c)))
+                    .collect();
+                let min = scores.iter().flatten().min().copied();
+                let first = scores.iter().position(|c| *c == min).unwrap() + 1;
+                prop_assert_eq!(b, first);
+                prop_assert_eq!(Some(score4(b, s.cost)), min);
+            }
+        }
+
         /// Algorithm 2 never plans above a flow's available bandwidth, and never more than the
         /// flow has left.
         #[test]
@@ -666,7 +857,7 @@ mod tests {
                 flow("c", 2, sent[2], remaining[2], Role::PsAggregation("p".into())),
                 flow("d", 3, sent[3], remaining[3], Role::PsBroadcast("p".into())),
             ];
-            let s = Scheduler::new(k, links, flows).unwrap();
+            let s = Scheduler::new(k, links, flows, 1.0).unwrap();
             for (x, f) in s.plan_slot().iter().zip(&s.flows) {
                 let avail = s.avail(f);
                 for (r, a) in x.plan.iter().zip(&avail) {

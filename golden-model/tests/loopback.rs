@@ -127,6 +127,7 @@ proptest! {
             cfg.sack.sack_bits = 8;
             cfg.entropy_bitmap.max_paths = 16;
             cfg.network.mtu_bytes = 1024;
+            cfg.cwnd_unit.max_cwnd_bytes = Some(30 * 1024);
         }
         cfg.validate().unwrap();
         let link = LinkParams { drop_data, drop_sack, jitter_ns: jitter, ecn_prob: ecn, seed, ..LinkParams::default() };

@@ -139,6 +139,7 @@ proptest! {
         let mut cfg = Config::default();
         cfg.network.mtu_bytes = mtu;
         cfg.cwnd_unit.max_cwnd_bytes = max_cwnd;
+        cfg.sack.rx_window = 4096; // holds the largest window of these in packets
         cfg.validate().unwrap();
         let k = cfg.cwnd_constants();
         let mut u = CwndUnit::from_config(&cfg);

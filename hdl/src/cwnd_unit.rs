@@ -290,10 +290,19 @@ pub struct CwndUnitRtl<const R: usize> {
     c_eta_mtu: Constant<Bits<40>>,
     c_one_minus_gamma: Constant<Bits<32>>,
     c_max_cwnd: Constant<Bits<40>>,
-    c_max_eighth: Constant<Bits<32>>,
+    /// `ceil(max_cwnd / 8)`: `achievedBDP < this` is `8 * achievedBDP < max_cwnd`, exactly
+    /// (`CwndConstants::bdp_cut_limit`; the fault variant: `floor(max_cwnd / 8)`).
+    c_bdp_limit: Constant<Bits<32>>,
     c_mtu: Constant<Bits<40>>,
     c_mtu64: Constant<Bits<64>>,
+    /// The old cap on `acked/w` (just below 4), kept for the fault variant only.
     c_ratio_max: Constant<Bits<64>>,
+    /// Fault injection for the co-sim self-test: 1 caps `acked/w` at `c_ratio_max`.
+    c_fault_ratio_cap: Constant<Bit>,
+    /// The low 33 bits of `K x ratio >> 16`: the increase; above them it saturates.
+    c_inc_low: Constant<Bits<64>>,
+    /// 2^33: an increase that large clamps the window at `max_cwnd` whatever it is.
+    c_inc_sat: Constant<Bits<40>>,
     c_half: Constant<Bits<32>>,
     c_one: Constant<Bits<32>>,
     c_two: Constant<Bits<64>>,
@@ -606,7 +615,10 @@ fn recip_rom<const R: usize>() -> ROM<Bits<16>, R> {
 }
 
 impl<const R: usize> CwndUnitRtl<R> {
-    pub fn new(k: &CwndConstants) -> Self {
+    /// `fault_*`: the co-sim self-test's broken variants (`hdl::Fault`), the rules the spec
+    /// replaced: `acked/w` capped below 4, and the achievedBDP cut tested against
+    /// `floor(max_cwnd / 8)`.
+    pub fn new(k: &CwndConstants, fault_ratio_cap: bool, fault_rounded_bdp_test: bool) -> Self {
         let c8 = |v: u32| Constant::new(bits::<8>(v as u64));
         let c32 = |v: u64| Constant::new(bits::<32>(v));
         let c40 = |v: u64| Constant::new(bits::<40>(v));
@@ -647,10 +659,17 @@ impl<const R: usize> CwndUnitRtl<R> {
             c_eta_mtu: c40(k.eta_mtu_q as u64),
             c_one_minus_gamma: c32(k.one_minus_gamma_q16 as u64),
             c_max_cwnd: c40(k.max_cwnd_q as u64),
-            c_max_eighth: c32(k.max_cwnd_eighth as u64),
+            c_bdp_limit: c32(if fault_rounded_bdp_test {
+                k.max_cwnd_bytes as u64 / 8
+            } else {
+                k.bdp_cut_limit() as u64
+            }),
             c_mtu: c40(k.mtu_q as u64),
             c_mtu64: c64(k.mtu_q as u64),
             c_ratio_max: c64((1 << 18) - 1),
+            c_fault_ratio_cap: Constant::new(fault_ratio_cap),
+            c_inc_low: c64((1 << 33) - 1),
+            c_inc_sat: c40(1 << 33),
             c_half: c32(1 << 15),
             c_one: c32(1 << 16),
             c_two: c64(1 << 17),
@@ -1289,7 +1308,7 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.p3_gt_tq.d.next = self.p2_gt_tq.q.val();
             self.p3_can_dec.d.next = self.can_dec3.val();
             self.p3_avg_gt.d.next = self.avg3.val() > self.c_tq_q.val();
-            self.p3_ach_lt.d.next = self.ach3.val() < self.c_max_eighth.val();
+            self.p3_ach_lt.d.next = self.ach3.val() < self.c_bdp_limit.val();
         }
         self.msb_c.x.next = self.p2_lagw.q.val();
         self.msb_a.x.next = self.avg3.val();
@@ -1360,8 +1379,8 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         self.mul_a.b.next = self.p6_t_a.q.val();
 
         // ---- S9, S10: the products shifted right (by the shift's upper bits, then by its lower
-        // three), then ratio = min(.., 2^18 - 1) and the decrease term saturated at 2^17 (the
-        // factor clamps at 1 anyway).
+        // three), then the ratio (never capped: below 2^32 as `acked < 2^24` and `w >= MTU >=
+        // 2^8`) and the decrease term saturated at 2^17 (the factor clamps at 1 anyway).
         if self.advance.val() {
             self.p9_xc.d.next = self.mul_c.p.val() >> (self.p8_sh_c.q.val() & self.c_coarse.val());
             self.p9_xa.d.next = self.mul_a.p.val() >> (self.p8_sh_a.q.val() & self.c_coarse.val());
@@ -1387,7 +1406,7 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         }
         if self.advance.val() {
             self.p10_ratio.d.next = bit_cast::<32, 64>(self.ratio_full.val());
-            if self.ratio_sat.val() {
+            if self.ratio_sat.val() & self.c_fault_ratio_cap.val() {
                 self.p10_ratio.d.next = bit_cast::<32, 64>(self.c_ratio_max.val());
             }
             self.p10_g.d.next = bit_cast::<18, 64>(self.g_full.val());
@@ -1453,7 +1472,13 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         // (wf = w x factor, so the arm's decrease is w - wf.) The achievedBDP cut does not
         // read the window: its clamped result is made here whole.
         self.arm14.next = self.p13_q.q.val().get_bits::<3>(0);
-        self.inc.next = bit_cast::<40, 64>(self.mul_k.p.val() >> 16);
+        // The increase is exact below 2^33; from there up (an ACK for many windows) it reads
+        // 2^33 or more, which clamps at max_cwnd (below 2^32) as the whole would, and keeps
+        // the 40-bit bounds below from wrapping.
+        self.inc.next = bit_cast::<40, 64>((self.mul_k.p.val() >> 16) & self.c_inc_low.val());
+        if (self.mul_k.p.val() >> 49).any() {
+            self.inc.next = self.inc.val() | self.c_inc_sat.val();
+        }
         self.wf.next = bit_cast::<40, 64>(self.mul_w.p.val() >> 16);
         self.cut40.next = bit_cast::<40, 32>(self.p13_cutval.q.val());
         self.cut_biased.next = self.cut40.val() | self.c_bias.val();

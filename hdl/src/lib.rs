@@ -13,6 +13,7 @@ pub mod init_dff;
 pub mod load_table;
 pub mod sack_receiver;
 pub mod sack_sender;
+pub mod seq;
 pub mod strack_nic;
 
 use rust_hdl::prelude::{generate_verilog, Logic};
@@ -40,6 +41,17 @@ pub enum Fault {
     SackReceiverNoHeadFill,
     /// `sack_sender`: the OOO-count loss detector never fires.
     SackSenderNoOoo,
+    /// `sack_receiver`, `sack_sender` (and the NIC): the PSN order's old rule, `a` below `b`
+    /// when `(b - a) mod 2^24` is in `1..2^23` (the distance `2^23` neither below nor above).
+    PsnOrderOldRule,
+    /// `cwnd_unit`: `acked/w` capped just below 4 (the old rule).
+    CwndUnitRatioCap,
+    /// `cwnd_unit`: the achievedBDP cut tested as `achievedBDP < floor(max_cwnd / 8)` (the
+    /// old rule).
+    CwndUnitRoundedBdpTest,
+    /// `sack_sender`: new data limited by the bytes in flight alone, not by the PSN span
+    /// (`snd_nxt - snd_una < rx_window`).
+    SackSenderByteWindowOnly,
     /// `load_table`: the read-modify-write forwarding is off (back-to-back packets on one link
     /// read a stale row).
     LoadTableNoForward,
@@ -184,16 +196,18 @@ fn cwnd_unit_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     if opts.fault == Some(Fault::CwndUnitNoFairness) {
         k.eta_mtu_q = 0;
     }
+    let cap = opts.fault == Some(Fault::CwndUnitRatioCap);
+    let floor8 = opts.fault == Some(Fault::CwndUnitRoundedBdpTest);
     let raw = match cfg.fixed_point.recip_index_bits {
-        4 => emit(C::<4>::new(&k)),
-        5 => emit(C::<5>::new(&k)),
-        6 => emit(C::<6>::new(&k)),
-        7 => emit(C::<7>::new(&k)),
-        8 => emit(C::<8>::new(&k)),
-        9 => emit(C::<9>::new(&k)),
-        10 => emit(C::<10>::new(&k)),
-        11 => emit(C::<11>::new(&k)),
-        12 => emit(C::<12>::new(&k)),
+        4 => emit(C::<4>::new(&k, cap, floor8)),
+        5 => emit(C::<5>::new(&k, cap, floor8)),
+        6 => emit(C::<6>::new(&k, cap, floor8)),
+        7 => emit(C::<7>::new(&k, cap, floor8)),
+        8 => emit(C::<8>::new(&k, cap, floor8)),
+        9 => emit(C::<9>::new(&k, cap, floor8)),
+        10 => emit(C::<10>::new(&k, cap, floor8)),
+        11 => emit(C::<11>::new(&k, cap, floor8)),
+        12 => emit(C::<12>::new(&k, cap, floor8)),
         other => {
             return Err(HdlError::Config {
                 block: "cwnd_unit".into(),
@@ -255,11 +269,12 @@ fn sack_block(
 fn sack_receiver_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     let (mtu, coalesce) = (cfg.network.mtu_bytes, cfg.sack.ack_coalesce_bytes);
     let fault = opts.fault == Some(Fault::SackReceiverNoHeadFill);
+    let old_rule = opts.fault == Some(Fault::PsnOrderOldRule);
     let psn = opts.initial_psn;
     macro_rules! make {
         ($W:literal, $SB:literal) => {
             emit(sack_receiver::SackReceiverRtl::<$W, $SB>::new(
-                mtu, coalesce, fault, psn,
+                mtu, coalesce, fault, old_rule, psn,
             ))
         };
     }
@@ -279,6 +294,8 @@ fn sack_sender_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
         ooo_min_threshold: cfg.sack.ooo_min_threshold,
         initial_psn: opts.initial_psn,
         fault_no_ooo: opts.fault == Some(Fault::SackSenderNoOoo),
+        fault_old_psn_rule: opts.fault == Some(Fault::PsnOrderOldRule),
+        fault_byte_window_only: opts.fault == Some(Fault::SackSenderByteWindowOnly),
     };
     macro_rules! make {
         ($W:literal, $SB:literal) => {

@@ -30,6 +30,7 @@
 //! whole pipeline advances together on `!m_valid | m_ready`.
 
 use crate::init_dff::InitDff;
+use crate::seq::PsnBelow;
 use rust_hdl::prelude::*;
 
 /// Clock edges from a packet on `s_*` to its result on `m_*`.
@@ -94,7 +95,6 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     pub status_malformed: Signal<Out, Bits<32>>,
 
     c_psn_mask: Constant<Bits<32>>,
-    c_half: Constant<Bits<32>>,
     c_window: Constant<Bits<32>>,
     c_slot_mask: Constant<Bits<32>>,
     /// The PSN bits above the slot index.
@@ -124,6 +124,15 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     c_sel9: Constant<Bits<W>>,
     c_sel10: Constant<Bits<W>>,
     c_sel11: Constant<Bits<W>>,
+
+    /// The PSN order (one rule, `crate::seq`): the packet below EPSN (stage 1); the packet
+    /// below the lowest so far, the lowest and the packet below EPSN (stage 2); each PSN of
+    /// the segment below EPSN (stage 3).
+    below_epsn: PsnBelow<1>,
+    below_lowest: PsnBelow<1>,
+    lowest_below_epsn: PsnBelow<1>,
+    psn_below_epsn: PsnBelow<1>,
+    seg_below_epsn: PsnBelow<SB>,
 
     // Stage 1 state. Starts at the connection's initial PSN.
     epsn_reg: InitDff<Bits<32>>,
@@ -204,7 +213,7 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     // stage 1
     malformed: Signal<Local, Bit>,
     psn_dist: Signal<Local, Bits<32>>,
-    ahead: Signal<Local, Bit>,
+    below: Signal<Local, Bit>,
     oow: Signal<Local, Bit>,
     slot: Signal<Local, Bits<32>>,
     held: Signal<Local, Bit>,
@@ -242,7 +251,6 @@ pub struct SackReceiverRtl<const W: usize, const SB: usize> {
     take_psn: Signal<Local, Bit>,
     rel_low: Signal<Local, Bits<32>>,
     rel_psn: Signal<Local, Bits<32>>,
-    rel_new: Signal<Local, Bits<32>>,
     use_lowest: Signal<Local, Bit>,
     seg_rel_low: Signal<Local, Bits<32>>,
     seg_rel_psn: Signal<Local, Bits<32>>,
@@ -259,6 +267,7 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
         mtu: u32,
         ack_coalesce_bytes: u32,
         fault_no_head_fill: bool,
+        old_psn_rule: bool,
         initial_psn: u32,
     ) -> Self {
         let c32 = |v: u64| Constant::new(bits::<32>(v));
@@ -306,7 +315,6 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             status_out_of_window: Default::default(),
             status_malformed: Default::default(),
             c_psn_mask: c32(psn_mask),
-            c_half: c32(1 << 23),
             c_window: c32(W as u64),
             c_slot_mask: c32(W as u64 - 1),
             c_upper_mask: c32(psn_mask & !(W as u64 - 1)),
@@ -332,6 +340,11 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             c_sel9: Constant::new(crate::index_bit_mask::<W>(9)),
             c_sel10: Constant::new(crate::index_bit_mask::<W>(10)),
             c_sel11: Constant::new(crate::index_bit_mask::<W>(11)),
+            below_epsn: PsnBelow::new(old_psn_rule),
+            below_lowest: PsnBelow::new(old_psn_rule),
+            lowest_below_epsn: PsnBelow::new(old_psn_rule),
+            psn_below_epsn: PsnBelow::new(old_psn_rule),
+            seg_below_epsn: PsnBelow::new(old_psn_rule),
             epsn_reg: InitDff::new(bits::<32>(initial_psn as u64)),
             bitmap_reg: Default::default(),
             gt_reg: InitDff::new(gt0),
@@ -396,7 +409,7 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             fire: Default::default(),
             malformed: Default::default(),
             psn_dist: Default::default(),
-            ahead: Default::default(),
+            below: Default::default(),
             oow: Default::default(),
             slot: Default::default(),
             held: Default::default(),
@@ -433,7 +446,6 @@ impl<const W: usize, const SB: usize> SackReceiverRtl<W, SB> {
             take_psn: Default::default(),
             rel_low: Default::default(),
             rel_psn: Default::default(),
-            rel_new: Default::default(),
             use_lowest: Default::default(),
             seg_rel_low: Default::default(),
             seg_rel_psn: Default::default(),
@@ -545,16 +557,17 @@ impl<const W: usize, const SB: usize> Logic for SackReceiverRtl<W, SB> {
             | (!self.s_probe.val()
                 & (!self.s_len.val().any() | (self.s_len.val() > self.c_mtu.val())));
         self.psn_dist.next = (self.s_psn.val() - self.epsn_reg.q.val()) & self.c_psn_mask.val();
-        self.ahead.next = self.psn_dist.val() < self.c_half.val();
+        self.below_epsn.d.next = self.psn_dist.val();
+        self.below.next = self.below_epsn.below.val().any();
         self.oow.next = !self.malformed.val()
             & !self.s_probe.val()
-            & self.ahead.val()
+            & !self.below.val()
             & (self.psn_dist.val() >= self.c_window.val());
         self.slot.next = self.s_psn.val() & self.c_slot_mask.val();
         self.held.next = self.bitmap_reg.q.val().get_bit(self.slot.val().index());
         self.data.next = !self.malformed.val() & !self.s_probe.val() & !self.oow.val();
         self.dup.next =
-            self.data.val() & (!self.ahead.val() | (self.psn_dist.val().any() & self.held.val()));
+            self.data.val() & (self.below.val() | (self.psn_dist.val().any() & self.held.val()));
         self.head.next = self.data.val() & !self.dup.val() & !self.psn_dist.val().any();
         self.hold_new.next = self.data.val() & !self.dup.val() & self.psn_dist.val().any();
 
@@ -735,13 +748,11 @@ impl<const W: usize, const SB: usize> Logic for SackReceiverRtl<W, SB> {
         self.coalesce_sum.next = bit_cast::<64, 32>(self.coalesce_reg.q.val())
             + bit_cast::<64, 32>(self.p1_len_reg.q.val());
         self.coalesce_new.next = self.coalesce_reg.q.val();
-        // lowest < psn (serial) keeps the lowest
-        self.lt_dist.next =
-            (self.p1_psn_reg.q.val() - self.lowest_reg.q.val()) & self.c_psn_mask.val();
+        // The packet replaces the lowest when it is below it.
+        self.lt_dist.next = self.p1_psn_reg.q.val() - self.lowest_reg.q.val();
+        self.below_lowest.d.next = self.lt_dist.val();
         self.take_psn.next = self.p1_data_reg.q.val()
-            & !(self.lowest_valid_reg.q.val()
-                & self.lt_dist.val().any()
-                & (self.lt_dist.val() < self.c_half.val()));
+            & (!self.lowest_valid_reg.q.val() | self.below_lowest.below.val().any());
         self.lowest_new.next = self.lowest_reg.q.val();
         if self.take_psn.val() {
             self.lowest_new.next = self.p1_psn_reg.q.val();
@@ -767,22 +778,21 @@ impl<const W: usize, const SB: usize> Logic for SackReceiverRtl<W, SB> {
                 | self.p1_ack_req_reg.q.val()
                 | self.p1_ecn_reg.q.val());
 
-        // Segment: the lowest PSN since the last SACK unless it is below EPSN (or a probe):
-        // `!psn_lt(lowest, epsn)` <=> `(lowest - epsn) mod 2^24 <= 2^23`. Both candidates for
-        // the lowest (the register, this packet's PSN) are measured from EPSN in parallel, and
-        // so are the three candidate segments' bases (`seg_rel_*` = base - EPSN), so that one
-        // select follows the lowest's compare.
-        self.rel_low.next =
-            (self.lowest_reg.q.val() - self.epsn_reg.q.val()) & self.c_psn_mask.val();
-        self.rel_psn.next =
-            (self.p1_psn_reg.q.val() - self.epsn_reg.q.val()) & self.c_psn_mask.val();
-        self.rel_new.next = self.rel_low.val();
-        if self.take_psn.val() {
-            self.rel_new.next = self.rel_psn.val();
-        }
+        // Segment: the lowest PSN since the last SACK unless it is below EPSN (or a probe).
+        // Both candidates for the lowest (the register, this packet's PSN) are compared with
+        // EPSN in parallel, and so are the three candidate segments' bases (`seg_rel_*` =
+        // base - EPSN), so that one select follows the lowest's compare.
+        self.rel_low.next = self.lowest_reg.q.val() - self.epsn_reg.q.val();
+        self.rel_psn.next = self.p1_psn_reg.q.val() - self.epsn_reg.q.val();
+        self.lowest_below_epsn.d.next = self.rel_low.val();
+        self.psn_below_epsn.d.next = self.rel_psn.val();
         self.use_lowest.next = !self.p1_probe_reg.q.val()
             & self.lowest_valid_new.val()
-            & (self.rel_new.val() <= self.c_half.val());
+            & !self.lowest_below_epsn.below.val().any();
+        if self.take_psn.val() {
+            self.use_lowest.next =
+                !self.p1_probe_reg.q.val() & !self.psn_below_epsn.below.val().any();
+        }
         self.seg_rel_low.next = ((self.lowest_reg.q.val() & self.c_seg_mask.val())
             - self.epsn_reg.q.val())
             & self.c_psn_mask.val();
@@ -848,14 +858,13 @@ impl<const W: usize, const SB: usize> Logic for SackReceiverRtl<W, SB> {
             self.p2_valid_reg.d.next = false;
         }
 
-        // ---- Stage 3: the SACK's bitmap (received: below EPSN, i.e. `psn_lt(base + i, epsn)`
-        // <=> rel > 2^23, or held in the window) and the output registers.
-        self.seg_bits.next = 0.into();
+        // ---- Stage 3: the SACK's bitmap (received: below EPSN, or held in the window) and
+        // the output registers.
+        self.seg_below_epsn.d.next = self.p2_rel_reg.q.val();
+        self.seg_bits.next = self.seg_below_epsn.below.val();
         for i in 0..SB {
             self.rel_i.next = (self.p2_rel_reg.q.val() + i.to_bits::<32>()) & self.c_psn_mask.val();
-            if (self.rel_i.val() > self.c_half.val())
-                | ((self.rel_i.val() < self.c_window.val()) & self.p2_raw_reg.q.val().get_bit(i))
-            {
+            if (self.rel_i.val() < self.c_window.val()) & self.p2_raw_reg.q.val().get_bit(i) {
                 self.seg_bits.next = self.seg_bits.val().replace_bit(i, true);
             }
         }
@@ -931,6 +940,7 @@ mod tests {
         let mut small = Config::default();
         small.sack.rx_window = 32;
         small.sack.sack_bits = 8;
+        small.cwnd_unit.max_cwnd_bytes = Some(30 * 4096);
         let b = generate("sack_receiver", &small, &Options::default()).unwrap();
         crate::gate::check(&b, "sack_receiver_32_8", true);
     }

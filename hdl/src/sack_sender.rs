@@ -41,6 +41,7 @@
 //! length per slot; lengths are at most the MTU, 16384).
 
 use crate::init_dff::InitDff;
+use crate::seq::PsnBelow;
 use rust_hdl::prelude::*;
 
 /// `m_tx_kind` codes.
@@ -69,6 +70,10 @@ pub struct SenderConsts {
     pub initial_psn: u32,
     /// Fault injection for the co-sim self-test: the OOO loss detector never fires.
     pub fault_no_ooo: bool,
+    /// Fault injection: the PSN order's old rule (`crate::seq`).
+    pub fault_old_psn_rule: bool,
+    /// Fault injection: new data limited by the bytes in flight alone (no PSN-span test).
+    pub fault_byte_window_only: bool,
 }
 
 /// See the module documentation.
@@ -149,7 +154,6 @@ pub struct SackSenderRtl<const W: usize, const SB: usize, const LW: usize> {
     pub status_loss_timeout: Signal<Out, Bits<32>>,
 
     c_psn_mask: Constant<Bits<32>>,
-    c_half: Constant<Bits<32>>,
     c_window: Constant<Bits<32>>,
     c_slot_mask: Constant<Bits<32>>,
     c_align_mask: Constant<Bits<32>>,
@@ -164,6 +168,13 @@ pub struct SackSenderRtl<const W: usize, const SB: usize, const LW: usize> {
     c_one_w: Constant<Bits<W>>,
     c_len_mask: Constant<Bits<32>>,
     c_fault_no_ooo: Constant<Bit>,
+    c_fault_byte_window_only: Constant<Bit>,
+    /// The PSN order (one rule, `crate::seq`): the SACK's EPSN below `snd_una` (stale); the
+    /// highest PSN known received below the segment's top; the recovery's end below the new
+    /// `snd_una`.
+    epsn_below_una: PsnBelow<1>,
+    hi_below_cand: PsnBelow<1>,
+    rec_below_una: PsnBelow<1>,
     run_pre: Signal<Local, Bits<W>>,
     lost_pre: Signal<Local, Bits<W>>,
 
@@ -213,7 +224,6 @@ pub struct SackSenderRtl<const W: usize, const SB: usize, const LW: usize> {
     // SACK validation
     outs0: Signal<Local, Bits<32>>,
     d_epsn: Signal<Local, Bits<32>>,
-    d_epsn_back: Signal<Local, Bits<32>>,
     epsn_stale: Signal<Local, Bit>,
     epsn_ahead: Signal<Local, Bit>,
     d_bytes_sent: Signal<Local, Bits<32>>,
@@ -242,7 +252,7 @@ pub struct SackSenderRtl<const W: usize, const SB: usize, const LW: usize> {
     lost2: Signal<Local, Bits<W>>,
     // highest PSN acknowledged, bytes, recovery exit
     cand: Signal<Local, Bits<32>>,
-    d_cand: Signal<Local, Bits<32>>,
+    d_hi: Signal<Local, Bits<32>>,
     hi_valid1: Signal<Local, Bit>,
     hi1: Signal<Local, Bits<32>>,
     d_bytes: Signal<Local, Bits<32>>,
@@ -389,7 +399,6 @@ impl<const W: usize, const SB: usize, const LW: usize> SackSenderRtl<W, SB, LW> 
             status_loss_probe: Default::default(),
             status_loss_timeout: Default::default(),
             c_psn_mask: c32((1 << 24) - 1),
-            c_half: c32(1 << 23),
             c_window: c32(W as u64),
             c_slot_mask: c32(W as u64 - 1),
             c_align_mask: c32(SB as u64 - 1),
@@ -404,6 +413,10 @@ impl<const W: usize, const SB: usize, const LW: usize> SackSenderRtl<W, SB, LW> 
             c_one_w: Constant::new(bits::<W>(1)),
             c_len_mask: c32(0xFFFF),
             c_fault_no_ooo: Constant::new(k.fault_no_ooo),
+            c_fault_byte_window_only: Constant::new(k.fault_byte_window_only),
+            epsn_below_una: PsnBelow::new(k.fault_old_psn_rule),
+            hi_below_cand: PsnBelow::new(k.fault_old_psn_rule),
+            rec_below_una: PsnBelow::new(k.fault_old_psn_rule),
             run_pre: Default::default(),
             lost_pre: Default::default(),
             una_reg: InitDff::new(psn0),
@@ -449,7 +462,6 @@ impl<const W: usize, const SB: usize, const LW: usize> SackSenderRtl<W, SB, LW> 
             fire: Default::default(),
             outs0: Default::default(),
             d_epsn: Default::default(),
-            d_epsn_back: Default::default(),
             epsn_stale: Default::default(),
             epsn_ahead: Default::default(),
             d_bytes_sent: Default::default(),
@@ -475,7 +487,7 @@ impl<const W: usize, const SB: usize, const LW: usize> SackSenderRtl<W, SB, LW> 
             acked2: Default::default(),
             lost2: Default::default(),
             cand: Default::default(),
-            d_cand: Default::default(),
+            d_hi: Default::default(),
             hi_valid1: Default::default(),
             hi1: Default::default(),
             d_bytes: Default::default(),
@@ -659,12 +671,10 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
         // ---- SACK validation (against the state at the start of the step).
         self.outs0.next = (self.nxt_reg.q.val() - self.una_reg.q.val()) & self.c_psn_mask.val();
         self.d_epsn.next = (self.s_sack_epsn.val() - self.una_reg.q.val()) & self.c_psn_mask.val();
-        self.d_epsn_back.next =
-            (self.una_reg.q.val() - self.s_sack_epsn.val()) & self.c_psn_mask.val();
-        // psn_lt(epsn, una) and psn_lt(una, epsn)
-        self.epsn_stale.next =
-            self.d_epsn_back.val().any() & (self.d_epsn_back.val() < self.c_half.val());
-        self.epsn_ahead.next = self.d_epsn.val().any() & (self.d_epsn.val() < self.c_half.val());
+        // Stale: the EPSN is below snd_una; ahead: neither below nor equal.
+        self.epsn_below_una.d.next = self.d_epsn.val();
+        self.epsn_stale.next = self.epsn_below_una.below.val().any();
+        self.epsn_ahead.next = self.d_epsn.val().any() & !self.epsn_stale.val();
         self.d_bytes_sent.next = self.s_sack_bytes_recvd.val() - self.bytes_sent_reg.q.val();
         self.malformed.next = (self.s_sack_epsn.val() > self.c_psn_mask.val())
             | (self.s_sack_base.val() > self.c_psn_mask.val())
@@ -775,12 +785,12 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
 
         // ---- Highest PSN known received, bytes, probe timer, recovery exit.
         self.cand.next = (self.s_sack_base.val() + self.seg_top.val()) & self.c_psn_mask.val();
-        self.d_cand.next = (self.cand.val() - self.hi_reg.q.val()) & self.c_psn_mask.val();
+        self.d_hi.next = self.hi_reg.q.val() - self.cand.val();
+        self.hi_below_cand.d.next = self.d_hi.val();
         self.hi_valid1.next = self.hi_valid_reg.q.val();
         self.hi1.next = self.hi_reg.q.val();
         if self.seg_ok.val().any()
-            & (!self.hi_valid_reg.q.val()
-                | (self.d_cand.val().any() & (self.d_cand.val() < self.c_half.val())))
+            & (!self.hi_valid_reg.q.val() | self.hi_below_cand.below.val().any())
         {
             self.hi_valid1.next = true;
             self.hi1.next = self.cand.val();
@@ -803,8 +813,9 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
         self.rec_valid1.next = self.rec_valid_reg.q.val();
         self.rec_hi1.next = self.rec_hi_reg.q.val();
         self.recovery_exit.next = false;
-        // psn_lt(rec_hi, una2)
-        self.d_rec.next = (self.una2.val() - self.rec_hi_reg.q.val()) & self.c_psn_mask.val();
+        // The recovery's end below the new snd_una.
+        self.d_rec.next = self.rec_hi_reg.q.val() - self.una2.val();
+        self.rec_below_una.d.next = self.d_rec.val();
         if self.sack_ok.val() {
             self.probe_ts1.next = self.s_now.val();
             if self.adv.val().any() {
@@ -813,10 +824,7 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
             if !self.s_sack_probe.val() {
                 self.ack_since_probe1.next = true;
             }
-            if self.rec_valid_reg.q.val()
-                & self.d_rec.val().any()
-                & (self.d_rec.val() < self.c_half.val())
-            {
+            if self.rec_valid_reg.q.val() & self.rec_below_una.below.val().any() {
                 self.rec_valid1.next = false;
                 self.recovery_exit.next = true;
             }
@@ -907,7 +915,7 @@ impl<const W: usize, const SB: usize, const LW: usize> Logic for SackSenderRtl<W
         self.new_ok.next = self.s_new_valid.val()
             & self.new_len_ok.val()
             & self.window_open.val()
-            & (self.outs2.val() < self.c_window.val());
+            & ((self.outs2.val() < self.c_window.val()) | self.c_fault_byte_window_only.val());
         self.probe_due.next = self.outs2.val().any()
             & ((self.s_now.val() - self.probe_ts1.val()) >= self.c_probe_interval.val());
         // The lowest lost PSN: the first lost slot at or after slot(una2), else the first one
@@ -1150,6 +1158,7 @@ mod tests {
         let mut small = Config::default();
         small.sack.rx_window = 32;
         small.sack.sack_bits = 8;
+        small.cwnd_unit.max_cwnd_bytes = Some(30 * 4096);
         let b = generate("sack_sender", &small, &Options::default()).unwrap();
         crate::gate::check(&b, "sack_sender_32_8", true);
     }

@@ -11,13 +11,15 @@ pub fn small_config() -> strack_config::Config {
 }
 
 /// The cwnd unit's sweep design: a 256-byte MTU, a small window, a 16-entry reciprocal table,
-/// narrow fractions and a fast EWMA, so clamps, floors and saturations come often.
+/// narrow fractions and a fast EWMA, so clamps, floors and saturations come often. Its
+/// `max_cwnd`, 8197 bytes, is not a multiple of 8, so the achievedBDP cut's exact test
+/// (`8 * 1024 < 8197`) and a rounded one (`1024 < floor(8197 / 8)`) disagree.
 pub fn small_cwnd_config() -> strack_config::Config {
     let mut c = strack_config::Config::default();
     c.network.link_speed_gbps = 100;
     c.network.net_base_rtt_ns = 2_000;
     c.network.mtu_bytes = 256;
-    c.cwnd_unit.max_cwnd_bytes = Some(8_192);
+    c.cwnd_unit.max_cwnd_bytes = Some(8_197);
     c.cwnd_unit.ewma = 0.5;
     c.fixed_point.recip_index_bits = 4;
     c.fixed_point.cwnd_frac_bits = 4;
@@ -25,11 +27,12 @@ pub fn small_cwnd_config() -> strack_config::Config {
     c
 }
 
-/// The SACK receiver's sweep design: a 32-PSN window, 8-bit segments, 3000-byte coalescing and
-/// a 1 KiB MTU.
+/// The SACK receiver's sweep design: a 32-PSN window, 8-bit segments, 3000-byte coalescing, a
+/// 1 KiB MTU and a 30 KiB window cap (the most a 32-PSN window allows: 30 packets + 2).
 pub fn small_sack_config() -> strack_config::Config {
     let mut c = strack_config::Config::default();
     c.network.mtu_bytes = 1024;
+    c.cwnd_unit.max_cwnd_bytes = Some(30 * 1024);
     c.sack.rx_window = 32;
     c.sack.sack_bits = 8;
     c.sack.ack_coalesce_bytes = 3_000;

@@ -36,7 +36,11 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "achieved_bdp_measured",
     "probe_ack",
     "cwnd_at_max",
-    "ratio_saturated",
+    "acked_at_least_4_windows",
+    "acked_4_windows_increase_below_max",
+    "achieved_bdp_largest_that_cuts",
+    "achieved_bdp_smallest_that_does_not",
+    "achieved_bdp_cut_where_floor_differs",
     "idle_cycle",
     "back_pressure",
     "time_wrap",
@@ -73,6 +77,10 @@ impl Block {
         Block(CwndUnit::from_config(cfg), InFlight::default())
     }
 }
+
+/// The coverage point only a `max_cwnd` that is not a multiple of 8 can reach: a cut at
+/// `achievedBDP = floor(max_cwnd / 8)`, which the exact test makes and the rounded one does not.
+const FLOOR_DIFFERS: &str = "achieved_bdp_cut_where_floor_differs";
 
 impl CosimBlock for Block {
     type Stim = Cycle;
@@ -138,6 +146,15 @@ impl CosimBlock for Block {
         self.1.tick(fired);
     }
 
+    fn coverage_points(&self) -> Vec<&'static str> {
+        let floor_differs = !self.0.constants().max_cwnd_bytes.is_multiple_of(8);
+        COVERAGE_POINTS
+            .iter()
+            .copied()
+            .filter(|p| floor_differs || *p != FLOOR_DIFFERS)
+            .collect()
+    }
+
     fn fire(&mut self, now: u32, c: &Cycle, cov: &mut Coverage) -> Regs {
         let u = &mut self.0;
         let k = u.constants().clone();
@@ -163,9 +180,22 @@ impl CosimBlock for Block {
                 if (o.achieved_bdp as u64) << k.cwnd_frac < k.mtu_q as u64 {
                     cov.hit("achieved_bdp_cut_floored_at_mtu");
                 }
+                let ab = o.achieved_bdp as u64;
+                if 8 * (ab + 1) >= k.max_cwnd_bytes as u64 {
+                    cov.hit("achieved_bdp_largest_that_cuts");
+                }
+                if ab == k.max_cwnd_bytes as u64 / 8 {
+                    cov.hit(FLOOR_DIFFERS);
+                }
             }
             Branch::MultiplicativeDecrease => {
                 cov.hit("branch_multiplicative_decrease");
+                let ab = o.achieved_bdp as u64;
+                let max = k.max_cwnd_bytes as u64;
+                let delay = c.rtt - o.base_rtt;
+                if delay > k.tq_high_ns && 8 * ab >= max && 8 * (ab - 1) < max {
+                    cov.hit("achieved_bdp_smallest_that_does_not");
+                }
                 // factor = (1-g) + g*tq/avg < 1/2  <=>  avg > tq * g / (g - 1/2)
                 let g = k.gamma_q16 as f64 / 65536.0;
                 if g > 0.5
@@ -193,7 +223,14 @@ impl CosimBlock for Block {
                 cov.hit("probe_ack");
             }
             if c.acked as u64 >= 4 * w_bytes as u64 {
-                cov.hit("ratio_saturated");
+                cov.hit("acked_at_least_4_windows");
+                let increase = matches!(
+                    o.branch,
+                    Branch::AdditiveIncrease | Branch::ProportionalIncrease
+                );
+                if increase && o.cwnd_q < k.max_cwnd_q {
+                    cov.hit("acked_4_windows_increase_below_max");
+                }
             }
         }
         if o.cwnd_q == k.max_cwnd_q {
@@ -250,6 +287,8 @@ fn ack(
             1 => Just(0u32),
             1 => s.mtu..=4 * s.mtu,
             1 => Just(4 * s.mtu + s.mtu / 2),
+            1 => 4 * s.mtu..=ACKED_MAX,
+            1 => Just(ACKED_MAX),
         ],
         prop::bool::weighted(0.05),
         prop::bool::weighted(0.85),
@@ -267,6 +306,35 @@ fn ack(
                 noise,
             },
         )
+}
+
+/// ACKs that measure achievedBDP = `a` and then test it in the cut's arm: an uncongested ACK
+/// (base RTT), `warm` congested ones with nothing acknowledged (the average delay rises above
+/// target_Qdelay), one that closes the measurement interval, one acknowledging `a` bytes, and
+/// one that closes the next interval (achievedBDP = `a`) more than a base RTT after any
+/// decrease, with the delay above target_Qhigh: the cut if `8a < max_cwnd`, else the
+/// multiplicative decrease.
+pub fn bdp_threshold_phase(s: Scale, a: u32, warm: usize) -> Vec<Cycle> {
+    let congested = |dt: u32, acked: u32| Cycle {
+        dt,
+        s_valid: true,
+        rtt: s.base_rtt + 12 * s.tq,
+        ecn: true,
+        acked,
+        probe: false,
+        m_ready: true,
+        noise: 0,
+    };
+    let interval = 2 * (s.base_rtt + s.tq) + 1;
+    let mut v = vec![Cycle {
+        rtt: s.base_rtt,
+        ..congested(1, 0)
+    }];
+    v.extend((0..warm).map(|_| congested(1, 0)));
+    v.push(congested(interval, 0));
+    v.push(congested(1, a));
+    v.push(congested(interval, 0));
+    v
 }
 
 /// Random ACKs over every delay region, congestion episodes (high delay, ECN, few bytes, so the
@@ -335,7 +403,20 @@ pub fn stimulus(s: Scale, len: std::ops::Range<usize>) -> impl Strategy<Value = 
             noise: 0,
         }]
     });
-    let phase = prop_oneof![4 => random, 3 => congestion, 2 => recovery, 1 => malformed, 1 => jump];
+    // achievedBDP at the cut's threshold: the largest value that cuts (8a < max_cwnd) or the
+    // smallest that does not, measured over one interval and tested by a congested ACK.
+    let threshold = (any::<bool>(), 4usize..12).prop_map(move |(over, warm)| {
+        let a = (s.max_cwnd - 1) / 8 + over as u32;
+        bdp_threshold_phase(s, a, warm)
+    });
+    let phase = prop_oneof![
+        4 => random,
+        3 => congestion,
+        2 => recovery,
+        1 => malformed,
+        1 => jump,
+        1 => threshold
+    ];
     let phases = (len.start / 150).max(1)..(len.end / 150).max(2);
     prop::collection::vec(phase, phases).prop_map(|v| v.into_iter().flatten().collect())
 }

@@ -267,6 +267,12 @@ pub trait CosimBlock {
     /// Step the model for an event accepted this cycle; count coverage.
     fn fire(&mut self, now: u32, s: &Self::Stim, cov: &mut Coverage) -> Self::Regs;
 
+    /// The coverage points this design must reach (some depend on its config): by default
+    /// all of [`Self::COVERAGE_POINTS`].
+    fn coverage_points(&self) -> Vec<&'static str> {
+        Self::COVERAGE_POINTS.to_vec()
+    }
+
     /// Every cycle the pipeline advances, after `fire` (`fired`: an event was accepted). For
     /// models that need to know what is still in flight (the cwnd unit's window).
     fn advance(&mut self, _fired: bool) {}
@@ -526,7 +532,7 @@ where
         cycles >= budget * 9 / 10,
         "{name}: only {cycles} cycles compared (budget {budget})"
     );
-    let missing = cov.missing(B::COVERAGE_POINTS);
+    let missing = cov.missing(&model().coverage_points());
     assert!(
         missing.is_empty(),
         "{name}: coverage points never hit: {missing:?}"

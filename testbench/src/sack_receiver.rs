@@ -2,7 +2,7 @@
 
 use golden_model::rng::SplitMix64;
 use golden_model::sack_receiver::{DataPkt, SackReceiver, Verdict};
-use golden_model::seq::{psn_add, psn_lt, psn_sub, PSN_MASK};
+use golden_model::seq::{psn_add, psn_lt, psn_sub, PSN_HALF, PSN_MASK};
 use proptest::prelude::*;
 use strack_config::Config;
 
@@ -15,6 +15,19 @@ pub struct Cycle {
     pub pkt: DataPkt,
     pub m_ready: bool,
     pub noise: u64,
+    /// A PSN the stream cannot know in advance, placed when the packet is offered
+    /// ([`CosimBlock::resolve`]) half the PSN space from the receiver's state.
+    pub half: Option<Half>,
+}
+
+/// Where a half-space packet goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Half {
+    /// `EPSN + 2^23 + k`, `k` in -1..=1: the three distances around the half space.
+    Epsn(i8),
+    /// `lowest + 2^23`: half the space below the lowest PSN since the last SACK (EPSN when
+    /// there is none).
+    Lowest,
 }
 
 pub const COVERAGE_POINTS: &[&str] = &[
@@ -33,6 +46,11 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "trigger_ecn",
     "segment_from_lowest",
     "segment_epsn_fallback",
+    "psn_epsn_half_minus_1",
+    "psn_epsn_half",
+    "psn_epsn_half_plus_1",
+    "lowest_replaced_half_apart",
+    "segment_fallback_after_half_duplicate",
     "psn_wrap",
     "idle_cycle",
     "back_pressure",
@@ -90,6 +108,21 @@ impl CosimBlock for Block {
     }
     fn m_ready(s: &Cycle) -> bool {
         s.m_ready
+    }
+
+    fn resolve(&self, _now: u32, c: &Cycle) -> Cycle {
+        let mut c = *c;
+        let r = &self.0;
+        match c.half {
+            Some(Half::Epsn(k)) => {
+                c.pkt.psn = psn_add(r.epsn, (PSN_HALF as i64 + k as i64) as u32);
+            }
+            Some(Half::Lowest) => {
+                c.pkt.psn = psn_add(r.lowest_since_sack.unwrap_or(r.epsn), PSN_HALF);
+            }
+            None => {}
+        }
+        c
     }
 
     fn drive(dut: &mut dyn Dut, _now: u32, c: &Cycle) {
@@ -151,6 +184,21 @@ impl CosimBlock for Block {
         let before = r.clone();
         let p = c.pkt;
         let o = r.step(&p);
+        if !p.probe && o.verdict != Verdict::Malformed {
+            // Distances from EPSN around half the space (-x is 2^24 - x: both sides).
+            match psn_sub(p.psn, before.epsn).wrapping_sub(PSN_HALF) as i32 {
+                -1 => cov.hit("psn_epsn_half_minus_1"),
+                0 => cov.hit("psn_epsn_half"),
+                1 => cov.hit("psn_epsn_half_plus_1"),
+                _ => {}
+            }
+        }
+        let half_below_lowest = before
+            .lowest_since_sack
+            .is_some_and(|l| psn_sub(l, p.psn) == PSN_HALF);
+        if half_below_lowest && r.lowest_since_sack == Some(p.psn) {
+            cov.hit("lowest_replaced_half_apart");
+        }
         match o.verdict {
             Verdict::InOrder => {
                 cov.hit("in_order");
@@ -193,6 +241,13 @@ impl CosimBlock for Block {
                 } else {
                     "segment_from_lowest"
                 });
+                // The lowest was a duplicate half the space from EPSN (or from the lowest
+                // before it): the segment falls back to EPSN's.
+                if s.sack_base == epsn_seg
+                    && (half_below_lowest || psn_sub(before.epsn, p.psn) == PSN_HALF)
+                {
+                    cov.hit("segment_fallback_after_half_duplicate");
+                }
             }
             regs.sack_valid = 1;
             regs.epsn = s.epsn as u64;
@@ -231,7 +286,7 @@ pub fn stream(cfg: &Config, initial_psn: u32, m: Mix) -> Vec<Cycle> {
     let mut rng = SplitMix64::new(m.seed);
     let mut next = initial_psn;
     let mut retx: Vec<(usize, u32)> = Vec::new();
-    let mut pkts: Vec<DataPkt> = Vec::with_capacity(m.packets);
+    let mut pkts: Vec<(DataPkt, Option<Half>)> = Vec::with_capacity(m.packets);
     for k in 0..m.packets {
         let mut p = DataPkt {
             psn: next,
@@ -247,8 +302,16 @@ pub fn stream(cfg: &Config, initial_psn: u32, m: Mix) -> Vec<Cycle> {
             ack_req: rng.chance(0.04),
         };
         let roll = rng.below(1000);
+        let mut half = None;
         if let Some(i) = retx.iter().position(|&(due, _)| due <= k) {
             p.psn = retx.swap_remove(i).1;
+        } else if roll < 10 {
+            // Half the PSN space from EPSN or from the lowest: the serial rule's corner.
+            half = Some(match rng.below(4) {
+                0 => Half::Lowest,
+                k => Half::Epsn(k as i8 - 2),
+            });
+            p.ack_req = rng.chance(0.5);
         } else if roll < 15 {
             p.psn = (1 << 24) | rng.next_u64() as u32;
         } else if roll < 30 {
@@ -271,7 +334,7 @@ pub fn stream(cfg: &Config, initial_psn: u32, m: Mix) -> Vec<Cycle> {
                 continue;
             }
         }
-        pkts.push(p);
+        pkts.push((p, half));
         let n = pkts.len();
         if n >= 2 && rng.chance(m.reorder) {
             let j = n - 2 - rng.below((n - 1).min(6) as u64) as usize;
@@ -279,13 +342,14 @@ pub fn stream(cfg: &Config, initial_psn: u32, m: Mix) -> Vec<Cycle> {
         }
     }
     let mut out = Vec::with_capacity(pkts.len() * 5 / 4);
-    for p in pkts {
+    for (p, half) in pkts {
         while rng.chance(0.15) {
             out.push(Cycle {
                 s_valid: false,
                 pkt: p,
                 m_ready: rng.chance(0.7),
                 noise: rng.next_u64(),
+                half: None,
             });
         }
         // Back-pressure: the offer may be refused; like an AXI source, it is offered again.
@@ -295,6 +359,7 @@ pub fn stream(cfg: &Config, initial_psn: u32, m: Mix) -> Vec<Cycle> {
                 pkt: p,
                 m_ready: false,
                 noise: 0,
+                half,
             });
         }
         out.push(Cycle {
@@ -302,6 +367,7 @@ pub fn stream(cfg: &Config, initial_psn: u32, m: Mix) -> Vec<Cycle> {
             pkt: p,
             m_ready: true,
             noise: 0,
+            half,
         });
     }
     out

@@ -7,7 +7,7 @@
 use golden_model::rng::SplitMix64;
 use golden_model::sack_receiver::{DataPkt, Sack, SackReceiver};
 use golden_model::sack_sender::{LossKind, NewPkt, SackSender, SackVerdict, TxKind};
-use golden_model::seq::{psn_add, psn_lt, psn_sub, PSN_MASK};
+use golden_model::seq::{psn_add, psn_ahead, psn_sub, PSN_HALF, PSN_MASK};
 use proptest::prelude::*;
 use strack_config::Config;
 
@@ -60,6 +60,13 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "window_closed",
     "zero_window",
     "rx_window_full",
+    "span_stop_with_sack_holes",
+    "sack_epsn_half_minus_1",
+    "sack_epsn_half",
+    "sack_epsn_half_plus_1",
+    "sack_base_half_minus_1",
+    "sack_base_half",
+    "sack_base_half_plus_1",
     "new_rejected",
     "psn_wrap",
     "inflight_negative",
@@ -94,6 +101,8 @@ pub struct Block {
     sack_link: Link<Sack>,
     clock: AbsClock,
     dark_until: u64,
+    /// The config's `max_cwnd` (the stimulus also offers larger windows).
+    max_cwnd: u32,
 }
 
 impl Block {
@@ -110,6 +119,7 @@ impl Block {
             sack_link: Link::default(),
             clock: AbsClock::default(),
             dark_until: 0,
+            max_cwnd: cfg.max_cwnd_bytes(),
         }
     }
 }
@@ -214,10 +224,10 @@ impl CosimBlock for Block {
             Some(SackVerdict::Accepted) => {
                 cov.hit("sack_accepted");
                 let k = c.sack.as_ref().unwrap();
-                if psn_lt(before.snd_una, k.epsn) {
+                if psn_ahead(k.epsn, before.snd_una) {
                     cov.hit("una_by_epsn");
                 }
-                let by_epsn = if psn_lt(before.snd_una, k.epsn) {
+                let by_epsn = if psn_ahead(k.epsn, before.snd_una) {
                     k.epsn
                 } else {
                     before.snd_una
@@ -228,6 +238,23 @@ impl CosimBlock for Block {
             }
             Some(SackVerdict::Malformed) => cov.hit("sack_malformed"),
             None => {}
+        }
+        if let Some(k) = &c.sack {
+            // EPSN from snd_una and the segment's base from EPSN around half the PSN space
+            // (-x is 2^24 - x: both sides).
+            let around_half = |d: u32| d.wrapping_sub(PSN_HALF) as i32;
+            match around_half(psn_sub(k.epsn, before.snd_una)) {
+                -1 => cov.hit("sack_epsn_half_minus_1"),
+                0 => cov.hit("sack_epsn_half"),
+                1 => cov.hit("sack_epsn_half_plus_1"),
+                _ => {}
+            }
+            match around_half(psn_sub(k.sack_base, k.epsn)) {
+                -1 => cov.hit("sack_base_half_minus_1"),
+                0 => cov.hit("sack_base_half"),
+                1 => cov.hit("sack_base_half_plus_1"),
+                _ => {}
+            }
         }
         match o.loss {
             Some(LossKind::Ooo) => cov.hit("loss_ooo"),
@@ -249,6 +276,11 @@ impl CosimBlock for Block {
             if legal && c.tx_ready && o.tx.is_none() {
                 if before.outstanding() >= s.params().rx_window {
                     cov.hit("rx_window_full");
+                    // Stopped by the PSN span alone: the bytes in flight are under a window
+                    // no larger than max_cwnd, because acknowledged PSNs lie past a hole.
+                    if s.inflight() < c.cwnd && c.cwnd <= self.max_cwnd && s.acked.any() {
+                        cov.hit("span_stop_with_sack_holes");
+                    }
                 } else {
                     cov.hit("window_closed");
                 }
@@ -353,9 +385,11 @@ pub fn set_new(dut: &mut dyn Dut, new_pkt: Option<NewPkt>, tx_ready: bool) {
     dut.set("s_tx_ready", tx_ready as u64);
 }
 
-/// A forged SACK of kind `kind` (0..8) against sender `s`'s current state: 0 EPSN beyond
+/// A forged SACK of kind `kind` (0..10) against sender `s`'s current state: 0 EPSN beyond
 /// `snd_nxt`, 1 unaligned base, 2 bytes beyond those sent, 3 a field wider than 24 bits,
-/// 4 a stale EPSN, 5 a probe's quick answer, else plausible. Shared with the NIC's co-sim.
+/// 4 a stale EPSN, 5 a probe's quick answer, 8 an EPSN `2^23 + k` from `snd_una`, 9 a
+/// segment `2^23 + k` from the EPSN (`k` in -1..=1), else plausible. Shared with the NIC's
+/// co-sim (kinds 0..8).
 pub fn forge_sack(s: &SackSender, kind: u8, roll: u64, now: u32) -> Sack {
     let p = s.params();
     let sb = p.sack_bits;
@@ -401,6 +435,20 @@ pub fn forge_sack(s: &SackSender, kind: u8, roll: u64, now: u32) -> Sack {
             k.probe = true;
             k.ts = now.wrapping_sub(r.below(2 * p.net_base_rtt_ns as u64) as u32);
             k.sack_base = align(psn_add(una, r.below(outs as u64 + 1) as u32));
+        }
+        // The serial rule's corner: EPSN 2^23 - 1 (ahead, past snd_nxt: malformed), 2^23 or
+        // 2^23 + 1 (below: stale) from snd_una.
+        8 => {
+            k.epsn = psn_add(una, (PSN_HALF as i64 + r.below(3) as i64 - 1) as u32);
+        }
+        // A segment half the space from a (stale or current) EPSN: its bits lie outside
+        // [snd_una, snd_nxt) and acknowledge nothing.
+        9 => {
+            k.sack_base = align(psn_add(una, PSN_HALF));
+            k.epsn = psn_sub(
+                k.sack_base,
+                (PSN_HALF as i64 + r.below(3) as i64 - 1) as u32,
+            );
         }
         // Plausible: EPSN and segment anywhere around [snd_una, snd_nxt], a byte count a
         // little ahead of the sender's view (it may push inflight below zero for a while).
@@ -471,7 +519,7 @@ pub fn stream(cfg: &Config, m: Mix) -> Vec<Cycle> {
             cwnd,
             achieved_bdp: bdp,
             new_pkt,
-            forge: r.chance(m.forge).then(|| r.below(8) as u8),
+            forge: r.chance(m.forge).then(|| r.below(10) as u8),
             roll: r.next_u64(),
             knobs: m.knobs,
             sack: None,

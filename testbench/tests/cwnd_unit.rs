@@ -7,8 +7,10 @@ use golden_model::Config;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use testbench::configs::small_cwnd_config;
-use testbench::cwnd_unit::{stimulus, Block, Cycle, Scale};
-use testbench::designs::{CwndUnitBroken, CwndUnitDefault, CwndUnitSmall};
+use testbench::cwnd_unit::{bdp_threshold_phase, stimulus, Block, Cycle, Scale};
+use testbench::designs::{
+    CwndUnitBroken, CwndUnitDefault, CwndUnitRatioCap, CwndUnitRoundedBdpTest, CwndUnitSmall,
+};
 use testbench::{assert_fault_is_caught, cosim_proptest, cycles_budget};
 
 const REGRESSIONS: &str = concat!(
@@ -58,6 +60,64 @@ fn cwnd_unit_broken_variant_is_caught() {
         CwndUnitSmall::new,
         || Block::new(&cfg),
         &stim,
+    );
+    println!("{text}");
+}
+
+/// A cut at the threshold, then uncongested ACKs for several windows at once: the exact test
+/// cuts at achievedBDP = floor(8197 / 8) = 1024 (8 x 1024 < 8197) and the window, 1024 B, then
+/// takes ACKs of 4096 B (four windows and more) in the proportional arm, below max_cwnd.
+fn threshold_then_big_acks(cfg: &golden_model::Config) -> Vec<Cycle> {
+    let s = Scale::of(cfg);
+    let mut stim = bdp_threshold_phase(s, (s.max_cwnd - 1) / 8, 6);
+    stim.extend((0..20).map(|i| Cycle {
+        dt: 20,
+        s_valid: true,
+        rtt: s.base_rtt + i,
+        ecn: false,
+        acked: 16 * s.mtu,
+        probe: false,
+        m_ready: true,
+        noise: 0,
+    }));
+    let mut runner = TestRunner::deterministic();
+    stim.extend(
+        stimulus(s, 2_000..4_000)
+            .new_tree(&mut runner)
+            .unwrap()
+            .current(),
+    );
+    stim
+}
+
+/// The old cap on `acked/w` (just below 4) must be caught.
+#[test]
+fn cwnd_unit_ratio_cap_is_caught() {
+    println!("built: cwnd_unit_ratio_cap = cwnd_unit with hdl::Fault::CwndUnitRatioCap");
+    let cfg = small_cwnd_config();
+    let text = assert_fault_is_caught(
+        CwndUnitRatioCap::new,
+        CwndUnitSmall::new,
+        || Block::new(&cfg),
+        &threshold_then_big_acks(&cfg),
+    );
+    println!("{text}");
+}
+
+/// The old achievedBDP test against `floor(max_cwnd / 8)` must be caught; the sweep's small
+/// design has a `max_cwnd` that is not a multiple of 8, where the two differ.
+#[test]
+fn cwnd_unit_rounded_bdp_test_is_caught() {
+    println!(
+        "built: cwnd_unit_rounded_bdp_test = cwnd_unit with hdl::Fault::CwndUnitRoundedBdpTest"
+    );
+    let cfg = small_cwnd_config();
+    assert!(!cfg.max_cwnd_bytes().is_multiple_of(8));
+    let text = assert_fault_is_caught(
+        CwndUnitRoundedBdpTest::new,
+        CwndUnitSmall::new,
+        || Block::new(&cfg),
+        &threshold_then_big_acks(&cfg),
     );
     println!("{text}");
 }

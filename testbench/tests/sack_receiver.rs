@@ -5,7 +5,9 @@
 
 use golden_model::Config;
 use testbench::configs::{small_sack_config, SACK_INITIAL_PSN};
-use testbench::designs::{SackReceiverBroken, SackReceiverDefault, SackReceiverSmall};
+use testbench::designs::{
+    SackReceiverBroken, SackReceiverDefault, SackReceiverOldPsnRule, SackReceiverSmall,
+};
 use testbench::sack_receiver::{stimulus, stream, Block, Mix};
 use testbench::{assert_fault_is_caught, cosim_proptest, cycles_budget};
 
@@ -61,6 +63,34 @@ fn sack_receiver_broken_variant_is_caught() {
     );
     let text = assert_fault_is_caught(
         SackReceiverBroken::new,
+        SackReceiverSmall::new,
+        || Block::new(&cfg, p0),
+        &stim,
+    );
+    println!("{text}");
+}
+
+/// The PSN order's old rule (`a` below `b` when `(b - a) mod 2^24` is in `1..2^23`, so a PSN
+/// exactly 2^23 from EPSN is neither below nor ahead) must be caught: the stream sends PSNs at
+/// `EPSN + 2^23 + k` and half the space below the lowest.
+#[test]
+fn sack_receiver_old_psn_rule_is_caught() {
+    println!("built: sack_receiver_old_psn_rule = sack_receiver with hdl::Fault::PsnOrderOldRule");
+    let cfg = small_sack_config();
+    let p0 = SACK_INITIAL_PSN;
+    let stim = stream(
+        &cfg,
+        p0,
+        Mix {
+            seed: 12,
+            packets: 3_000,
+            drop: 0.1,
+            reorder: 0.3,
+            dup: 0.05,
+        },
+    );
+    let text = assert_fault_is_caught(
+        SackReceiverOldPsnRule::new,
         SackReceiverSmall::new,
         || Block::new(&cfg, p0),
         &stim,

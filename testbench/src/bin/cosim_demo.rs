@@ -10,19 +10,27 @@ use testbench::designs::{
 };
 use testbench::{
     cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, run, sack_receiver, sack_sender,
-    strack_nic, CosimBlock, Report,
+    strack_nic, CosimBlock, Dut,
 };
 
-fn show<B: CosimBlock>(name: &str, r: Result<Report, Box<testbench::Mismatch>>) -> bool {
-    match r {
+/// Run `stim` through the RTL and the model; print what was compared and the coverage of the
+/// points this design can reach.
+fn show<B: CosimBlock, D: Dut>(
+    name: &str,
+    make: fn(bool) -> D,
+    model: impl Fn() -> B,
+    stim: &[B::Stim],
+) -> bool {
+    let points = model().coverage_points();
+    match run(make, &model, 0, stim, "demo") {
         Ok(r) => {
-            let missing = r.coverage.missing(B::COVERAGE_POINTS);
-            let hit = B::COVERAGE_POINTS.len() - missing.len();
+            let missing = r.coverage.missing(&points);
+            let hit = points.len() - missing.len();
             println!(
                 "  {name}: {} cycles compared on every output port, {} events, 0 mismatches, coverage {hit}/{} points",
                 r.cycles,
                 r.events,
-                B::COVERAGE_POINTS.len()
+                points.len()
             );
             if !missing.is_empty() {
                 println!("    not reached in this short run: {}", missing.join(", "));
@@ -48,91 +56,67 @@ fn main() -> std::process::ExitCode {
         cycles,
         1,
     );
-    let ok = show::<entropy_bitmap::Block>(
+    let ok = show(
         &format!("entropy_bitmap (max_paths {})", p.max_paths),
-        run(
-            EntropyBitmapDefault::new,
-            || entropy_bitmap::Block::new(&p),
-            0,
-            &stim,
-            "demo",
-        ),
+        EntropyBitmapDefault::new,
+        || entropy_bitmap::Block::new(&p),
+        &stim,
     );
     let stim = fixed_stimulus(
         cwnd_unit::stimulus(cwnd_unit::Scale::of(&cfg), 5_000..15_000),
         cycles,
         1,
     );
-    let ok = show::<cwnd_unit::Block>(
+    let ok = show(
         &format!(
             "cwnd_unit (reciprocal table 2^{})",
             cfg.fixed_point.recip_index_bits
         ),
-        run(
-            CwndUnitDefault::new,
-            || cwnd_unit::Block::new(&cfg),
-            0,
-            &stim,
-            "demo",
-        ),
+        CwndUnitDefault::new,
+        || cwnd_unit::Block::new(&cfg),
+        &stim,
     ) && ok;
     let stim = fixed_stimulus(
         sack_receiver::stimulus(cfg.clone(), SACK_INITIAL_PSN, 4_000..12_000),
         cycles,
         1,
     );
-    let ok = show::<sack_receiver::Block>(
+    let ok = show(
         &format!(
             "sack_receiver (rx_window {}, sack_bits {})",
             cfg.sack.rx_window, cfg.sack.sack_bits
         ),
-        run(
-            SackReceiverDefault::new,
-            || sack_receiver::Block::new(&cfg, SACK_INITIAL_PSN),
-            0,
-            &stim,
-            "demo",
-        ),
+        SackReceiverDefault::new,
+        || sack_receiver::Block::new(&cfg, SACK_INITIAL_PSN),
+        &stim,
     ) && ok;
     let stim = sack_sender::stream(&cfg, sack_sender::demo_mix(1, cycles));
-    let ok = show::<sack_sender::Block>(
+    let ok = show(
         &format!(
             "sack_sender (rx_window {}, sack_bits {}; closed loop with a model receiver)",
             cfg.sack.rx_window, cfg.sack.sack_bits
         ),
-        run(
-            SackSenderDefault::new,
-            || sack_sender::Block::new(&cfg, SACK_INITIAL_PSN),
-            0,
-            &stim,
-            "demo",
-        ),
+        SackSenderDefault::new,
+        || sack_sender::Block::new(&cfg, SACK_INITIAL_PSN),
+        &stim,
     ) && ok;
     let stim = strack_nic::stream(&cfg, strack_nic::demo_mix(1, cycles));
-    let ok = show::<strack_nic::Block>(
+    let ok = show(
         "strack_nic (the four blocks composed; closed loop with a peer model NIC)",
-        run(
-            StrackNicDefault::new,
-            || strack_nic::Block::new(&cfg, SACK_INITIAL_PSN),
-            0,
-            &stim,
-            "demo",
-        ),
+        StrackNicDefault::new,
+        || strack_nic::Block::new(&cfg, SACK_INITIAL_PSN),
+        &stim,
     ) && ok;
     let stim = fixed_stimulus(load_table::stimulus(&cfg, 5_000..15_000), cycles, 1);
     let t = &cfg.load_table;
-    let ok = show::<load_table::Block>(
+    let ok = show(
         &format!(
             "load_table ({} links x {} slots x {}-bit loads)",
             t.links, t.slots, t.load_bits
         ),
-        run(
-            LoadTableDefault::new,
-            || load_table::Block::new(&cfg),
-            0,
-            &stim,
-            "demo",
-        ),
+        LoadTableDefault::new,
+        || load_table::Block::new(&cfg),
+        &stim,
     ) && ok;
     if ok {
         std::process::ExitCode::SUCCESS
