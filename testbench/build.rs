@@ -63,6 +63,13 @@ const DESIGNS: &[Design] = &[
         initial_psn: 0,
     },
     Design {
+        name: "cwnd_unit_wide",
+        block: "cwnd_unit",
+        config: wide_cwnd_config,
+        fault: None,
+        initial_psn: 0,
+    },
+    Design {
         name: "cwnd_unit_broken",
         block: "cwnd_unit",
         config: small_cwnd_config,

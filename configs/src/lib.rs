@@ -2,7 +2,7 @@
 //!
 //! It feeds the golden model now and the RTL generics and Verilator parameters later, so that a
 //! single TOML file describes one build. Sections follow the blocks of
-//! `../shared/spec/strack.md`; defaults are the paper's Table 1 at 400 Gb/s and an 8 us network
+//! the STrack spec (restated in `docs/golden-model.md`); defaults are the paper's Table 1 at 400 Gb/s and an 8 us network
 //! base RTT.
 //!
 //! A few defaults are derived from other fields (the target queuing delay is the network base
@@ -177,7 +177,7 @@ impl Default for FixedPointConfig {
     }
 }
 
-/// Switch load table of the MLCC flow scheduler (`../shared/spec/load-table.md`).
+/// Switch load table of the MLCC flow scheduler (the load-table spec, restated in `docs/blocks/load_table.md` and `docs/scheduler.md`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct LoadTableConfig {

@@ -2,7 +2,7 @@
 //!
 //! Each block has `fn step(&mut self, input: &In) -> Out` and inspectable state. The RTL is
 //! checked against these models cycle by cycle, so the models are written as directly as the
-//! spec (`../shared/spec/strack.md`) reads, never by sharing code with `hdl`.
+//! spec (restated in `docs/golden-model.md`) reads, never by sharing code with `hdl`.
 //!
 //! | module | spec | paper |
 //! |---|---|---|

@@ -830,12 +830,18 @@ mod tests {
     /// snd_una 100, 3 PSNs out. A SACK's EPSN at 100 + 2^23 (= 8_388_708) is below snd_una
     /// (100 - 8_388_708 = 2^23 mod 2^24): a stale SACK, accepted, moving nothing. At 2^23 + 1 it
     /// is below too. At 2^23 - 1 it is ahead of snd_una and past snd_nxt: malformed.
-    #[test]
-    fn sack_epsn_half_the_space_from_una() {
+    /// A sender at snd_una 100 with PSNs 100..=102 out.
+    fn at_100_with_3_out() -> SackSender {
         let mut s = SackSender::new(params());
         s.snd_una = 100;
         s.snd_nxt = 100;
         send(&mut s, 0, 3);
+        s
+    }
+
+    #[test]
+    fn sack_epsn_half_the_space_from_una() {
+        let mut s = at_100_with_3_out();
         for (epsn, verdict) in [
             (8_388_708, SackVerdict::Accepted),
             (8_388_709, SackVerdict::Accepted),
@@ -852,10 +858,7 @@ mod tests {
     /// 2^23 + 11 from snd_una, all far outside the window.
     #[test]
     fn segment_half_the_space_away_acknowledges_nothing() {
-        let mut s = SackSender::new(params());
-        s.snd_una = 100;
-        s.snd_nxt = 100;
-        send(&mut s, 0, 3);
+        let mut s = at_100_with_3_out();
         let o = on_sack(&mut s, 10, sack(100, 8_388_704, 0xFFFF, 0, 0));
         assert_eq!(o.sack, Some(SackVerdict::Accepted));
         assert!(s.acked.not_any());

@@ -299,10 +299,6 @@ pub struct CwndUnitRtl<const R: usize> {
     c_ratio_max: Constant<Bits<64>>,
     /// Fault injection for the co-sim self-test: 1 caps `acked/w` at `c_ratio_max`.
     c_fault_ratio_cap: Constant<Bit>,
-    /// The low 33 bits of `K x ratio >> 16`: the increase; above them it saturates.
-    c_inc_low: Constant<Bits<64>>,
-    /// 2^33: an increase that large clamps the window at `max_cwnd` whatever it is.
-    c_inc_sat: Constant<Bits<40>>,
     c_half: Constant<Bits<32>>,
     c_one: Constant<Bits<32>>,
     c_two: Constant<Bits<64>>,
@@ -586,6 +582,10 @@ pub struct CwndUnitRtl<const R: usize> {
     w12: Signal<Local, Bits<40>>,
     cutval: Signal<Local, Bits<64>>,
     inc: Signal<Local, Bits<40>>,
+    /// Stage 14: the arm is an increase, and its amount is at least 2^33 (then the window
+    /// clamps at `max_cwnd` whatever it is).
+    inc_arm: Signal<Local, Bit>,
+    inc_huge: Signal<Local, Bit>,
     wf: Signal<Local, Bits<40>>,
     cut40: Signal<Local, Bits<40>>,
     cut_biased: Signal<Local, Bits<40>>,
@@ -668,8 +668,6 @@ impl<const R: usize> CwndUnitRtl<R> {
             c_mtu64: c64(k.mtu_q as u64),
             c_ratio_max: c64((1 << 18) - 1),
             c_fault_ratio_cap: Constant::new(fault_ratio_cap),
-            c_inc_low: c64((1 << 33) - 1),
-            c_inc_sat: c40(1 << 33),
             c_half: c32(1 << 15),
             c_one: c32(1 << 16),
             c_two: c64(1 << 17),
@@ -912,6 +910,8 @@ impl<const R: usize> CwndUnitRtl<R> {
             w12: Default::default(),
             cutval: Default::default(),
             inc: Default::default(),
+            inc_arm: Default::default(),
+            inc_huge: Default::default(),
             wf: Default::default(),
             cut40: Default::default(),
             cut_biased: Default::default(),
@@ -1472,21 +1472,20 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         // (wf = w x factor, so the arm's decrease is w - wf.) The achievedBDP cut does not
         // read the window: its clamped result is made here whole.
         self.arm14.next = self.p13_q.q.val().get_bits::<3>(0);
-        // The increase is exact below 2^33; from there up (an ACK for many windows) it reads
-        // 2^33 or more, which clamps at max_cwnd (below 2^32) as the whole would, and keeps
-        // the 40-bit bounds below from wrapping.
-        self.inc.next = bit_cast::<40, 64>((self.mul_k.p.val() >> 16) & self.c_inc_low.val());
-        if (self.mul_k.p.val() >> 49).any() {
-            self.inc.next = self.inc.val() | self.c_inc_sat.val();
-        }
+        // The increase, exact below 2^33. From 2^33 up (an ACK for many windows; the ratio is
+        // never capped) the window clamps at max_cwnd (below 2^32) whatever it is: the flag,
+        // an OR of the product's top bits beside the bounds' subtractions, forces the high
+        // clamp, and the 40-bit d and bounds, which then wrap, are not used.
+        self.inc.next = bit_cast::<40, 64>(self.mul_k.p.val() >> 16);
+        self.inc_huge.next = (self.mul_k.p.val() >> 49).any();
         self.wf.next = bit_cast::<40, 64>(self.mul_w.p.val() >> 16);
         self.cut40.next = bit_cast::<40, 32>(self.p13_cutval.q.val());
         self.cut_biased.next = self.cut40.val() | self.c_bias.val();
         self.hi14.next = self.p13_hi_e.q.val();
         self.lo14.next = self.c_mtu_bias.val();
-        if (self.arm14.val() == self.c_arm_additive.val())
-            | (self.arm14.val() == self.c_arm_proportional.val())
-        {
+        self.inc_arm.next = (self.arm14.val() == self.c_arm_additive.val())
+            | (self.arm14.val() == self.c_arm_proportional.val());
+        if self.inc_arm.val() {
             self.hi14.next = self.p13_hi_e.q.val() - self.inc.val();
             self.lo14.next = self.c_mtu_bias.val() - self.inc.val();
         }
@@ -1503,9 +1502,7 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         }
         if self.advance.val() {
             self.p14_d.d.next = self.p13_e.q.val();
-            if (self.arm14.val() == self.c_arm_additive.val())
-                | (self.arm14.val() == self.c_arm_proportional.val())
-            {
+            if self.inc_arm.val() {
                 self.p14_d.d.next = self.p13_e.q.val() + self.inc.val();
             }
             if self.arm14.val() == self.c_arm_multiplicative.val() {
@@ -1518,8 +1515,9 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             // (which does not read the window) forces the low clamp with its own result.
             // (As bit tests: top < 16 is bits 39..36 clear, top == 16 is bits 39..32 equal
             // to 2^36's; written as compares they were mapped to another carry chain.)
-            self.p14_o_all.d.next =
-                !self.cut14.val() & !(self.hi14.val() & self.c_m39_36.val()).any();
+            self.p14_o_all.d.next = !self.cut14.val()
+                & (!(self.hi14.val() & self.c_m39_36.val()).any()
+                    | (self.inc_arm.val() & self.inc_huge.val()));
             self.p14_o_cmp.d.next =
                 !self.cut14.val() & ((self.hi14.val() & self.c_m39_32.val()) == self.c_bias.val());
             self.p14_u_all.d.next = self.cut14.val()

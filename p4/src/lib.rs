@@ -1,4 +1,4 @@
-//! P4_16 of the MLCC switch load table (`../shared/spec/load-table.md` section 1), generated
+//! P4_16 of the MLCC switch load table (the load-table spec, section 1: `docs/blocks/load_table.md`), generated
 //! from the one `Config`, for Tofino (TNA) and BMv2 (v1model); and the STF packet tests that
 //! pin it to the golden model ([`stf`]). `p4/README.md` describes the generated files.
 //!

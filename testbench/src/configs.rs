@@ -27,6 +27,19 @@ pub fn small_cwnd_config() -> strack_config::Config {
     c
 }
 
+/// The cwnd unit's wide design: the default network with the widest formats (Q20.12 window,
+/// integer average delay, a 4096-entry reciprocal table) and the slowest EWMA, so `beta*MTU`
+/// is large enough (2^27.7 LSB) that an ACK for a few hundred windows makes an increase past
+/// 2^36 LSB, where the 40-bit bounds would wrap but for the high clamp's flag.
+pub fn wide_cwnd_config() -> strack_config::Config {
+    let mut c = strack_config::Config::default();
+    c.fixed_point.cwnd_frac_bits = 12;
+    c.fixed_point.delay_frac_bits = 0;
+    c.fixed_point.recip_index_bits = 12;
+    c.cwnd_unit.ewma = 1.0 / 256.0;
+    c
+}
+
 /// The SACK receiver's sweep design: a 32-PSN window, 8-bit segments, 3000-byte coalescing, a
 /// 1 KiB MTU and a 30 KiB window cap (the most a 32-PSN window allows: 30 packets + 2).
 pub fn small_sack_config() -> strack_config::Config {

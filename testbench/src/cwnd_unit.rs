@@ -38,6 +38,8 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "cwnd_at_max",
     "acked_at_least_4_windows",
     "acked_4_windows_increase_below_max",
+    "increase_past_2_33",
+    "increase_past_2_36",
     "achieved_bdp_largest_that_cuts",
     "achieved_bdp_smallest_that_does_not",
     "achieved_bdp_cut_where_floor_differs",
@@ -81,6 +83,17 @@ impl Block {
 /// The coverage point only a `max_cwnd` that is not a multiple of 8 can reach: a cut at
 /// `achievedBDP = floor(max_cwnd / 8)`, which the exact test makes and the rounded one does not.
 const FLOOR_DIFFERS: &str = "achieved_bdp_cut_where_floor_differs";
+
+/// The coverage points of an increase of `2^33` LSBs or more (the RTL's flag that clamps at
+/// `max_cwnd` fires) and of `2^36` or more (the 40-bit bounds would wrap: the flag decides),
+/// which only a config whose `beta*MTU` times the largest `acked/MTU` reaches can hit. Judged
+/// in f64 with a 1% margin, so rounding never decides them.
+const PAST: [(&str, u32); 2] = [("increase_past_2_33", 33), ("increase_past_2_36", 36)];
+
+/// `K x acked / w` in the window's LSBs (K = beta*MTU or the proportional gain, in LSBs).
+fn increase_lsb(k_lsb: f64, acked: u32, w_q: u32, cwnd_frac: u32) -> f64 {
+    k_lsb * acked as f64 * (1u64 << cwnd_frac) as f64 / w_q as f64
+}
 
 impl CosimBlock for Block {
     type Stim = Cycle;
@@ -147,11 +160,17 @@ impl CosimBlock for Block {
     }
 
     fn coverage_points(&self) -> Vec<&'static str> {
-        let floor_differs = !self.0.constants().max_cwnd_bytes.is_multiple_of(8);
+        let k = self.0.constants();
+        let floor_differs = !k.max_cwnd_bytes.is_multiple_of(8);
+        let largest = increase_lsb(k.beta_mtu_q as f64, ACKED_MAX, k.mtu_q, k.cwnd_frac);
         COVERAGE_POINTS
             .iter()
             .copied()
             .filter(|p| floor_differs || *p != FLOOR_DIFFERS)
+            .filter(|p| {
+                PAST.iter()
+                    .all(|(name, e)| p != name || largest >= 1.01 * (1u64 << e) as f64)
+            })
             .collect()
     }
 
@@ -170,8 +189,17 @@ impl CosimBlock for Block {
         if ahead == CWND_MAX_AHEAD {
             cov.hit("pipeline_full");
         }
-        let w_bytes = u.window_in_flight(ahead) >> k.cwnd_frac;
+        let w_q = u.window_in_flight(ahead);
+        let w_bytes = w_q >> k.cwnd_frac;
         let o = u.step_pipelined(&input, ahead);
+        if o.branch == Branch::AdditiveIncrease {
+            let inc = increase_lsb(k.beta_mtu_q as f64, c.acked, w_q, k.cwnd_frac);
+            for (name, e) in PAST {
+                if inc >= 1.01 * (1u64 << e) as f64 {
+                    cov.hit(name);
+                }
+            }
+        }
         match o.branch {
             Branch::AdditiveIncrease => cov.hit("branch_additive_increase"),
             Branch::ProportionalIncrease => cov.hit("branch_proportional_increase"),

@@ -1,15 +1,17 @@
 //! Co-simulation of `cwnd_unit`: the Verilated RTL against the fixed-point golden model, every
-//! output port on every cycle, with idle cycles and back-pressure, for the default design and a
-//! small one (256-byte MTU, 16-entry reciprocal table, narrow fractions). `STRACK_COSIM_CYCLES`
-//! sets the cycles per design (default 10^6).
+//! output port on every cycle, with idle cycles and back-pressure, for the default design, a
+//! small one (256-byte MTU, 16-entry reciprocal table, narrow fractions, a `max_cwnd` not a
+//! multiple of 8) and a wide one (Q20.12 window, 4096-entry table, increases past 2^36 LSB).
+//! `STRACK_COSIM_CYCLES` sets the cycles per design (default 10^6).
 
 use golden_model::Config;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
-use testbench::configs::small_cwnd_config;
+use testbench::configs::{small_cwnd_config, wide_cwnd_config};
 use testbench::cwnd_unit::{bdp_threshold_phase, stimulus, Block, Cycle, Scale};
 use testbench::designs::{
     CwndUnitBroken, CwndUnitDefault, CwndUnitRatioCap, CwndUnitRoundedBdpTest, CwndUnitSmall,
+    CwndUnitWide,
 };
 use testbench::{assert_fault_is_caught, cosim_proptest, cycles_budget};
 
@@ -38,6 +40,20 @@ fn cwnd_unit_small() {
     cosim_proptest(
         "cwnd_unit_small",
         CwndUnitSmall::new,
+        || Block::new(&cfg),
+        stimulus(Scale::of(&cfg), 5_000..15_000),
+        10_000,
+        cycles_budget(1_000_000),
+        REGRESSIONS,
+    );
+}
+
+#[test]
+fn cwnd_unit_wide() {
+    let cfg = wide_cwnd_config();
+    cosim_proptest(
+        "cwnd_unit_wide",
+        CwndUnitWide::new,
         || Block::new(&cfg),
         stimulus(Scale::of(&cfg), 5_000..15_000),
         10_000,
@@ -90,13 +106,14 @@ fn threshold_then_big_acks(cfg: &golden_model::Config) -> Vec<Cycle> {
     stim
 }
 
-/// The old cap on `acked/w` (just below 4) must be caught.
-#[test]
-fn cwnd_unit_ratio_cap_is_caught() {
-    println!("built: cwnd_unit_ratio_cap = cwnd_unit with hdl::Fault::CwndUnitRatioCap");
+/// An old rule's variant must fail on the small design (whose `max_cwnd`, 8197, is not a
+/// multiple of 8) where the design without the fault passes.
+fn old_rule_is_caught<D: testbench::Dut>(name: &str, broken: fn(bool) -> D) {
+    println!("built: {name}");
     let cfg = small_cwnd_config();
+    assert!(!cfg.max_cwnd_bytes().is_multiple_of(8));
     let text = assert_fault_is_caught(
-        CwndUnitRatioCap::new,
+        broken,
         CwndUnitSmall::new,
         || Block::new(&cfg),
         &threshold_then_big_acks(&cfg),
@@ -104,20 +121,20 @@ fn cwnd_unit_ratio_cap_is_caught() {
     println!("{text}");
 }
 
-/// The old achievedBDP test against `floor(max_cwnd / 8)` must be caught; the sweep's small
-/// design has a `max_cwnd` that is not a multiple of 8, where the two differ.
+/// The old cap on `acked/w` (just below 4) must be caught.
+#[test]
+fn cwnd_unit_ratio_cap_is_caught() {
+    old_rule_is_caught(
+        "cwnd_unit_ratio_cap = cwnd_unit with hdl::Fault::CwndUnitRatioCap",
+        CwndUnitRatioCap::new,
+    );
+}
+
+/// The old achievedBDP test against `floor(max_cwnd / 8)` must be caught.
 #[test]
 fn cwnd_unit_rounded_bdp_test_is_caught() {
-    println!(
-        "built: cwnd_unit_rounded_bdp_test = cwnd_unit with hdl::Fault::CwndUnitRoundedBdpTest"
-    );
-    let cfg = small_cwnd_config();
-    assert!(!cfg.max_cwnd_bytes().is_multiple_of(8));
-    let text = assert_fault_is_caught(
+    old_rule_is_caught(
+        "cwnd_unit_rounded_bdp_test = cwnd_unit with hdl::Fault::CwndUnitRoundedBdpTest",
         CwndUnitRoundedBdpTest::new,
-        CwndUnitSmall::new,
-        || Block::new(&cfg),
-        &threshold_then_big_acks(&cfg),
     );
-    println!("{text}");
 }
