@@ -349,6 +349,35 @@ fn derived_comments(cfg: &Config) -> String {
         b.decrease,
         b.fairness,
         b.table_rel
+    ) + &context_comments(cfg)
+}
+
+/// The multi-connection NIC's context arithmetic (`docs/blocks/strack_nic.md`), as TOML comments.
+fn context_comments(cfg: &Config) -> String {
+    use strack_config::context::{Side, EBR_BUDGET_PERCENT, ECP5_85_EBR};
+    let l = cfg.nic_context();
+    let pct = |ebr: u32| 100.0 * ebr as f64 / ECP5_85_EBR as f64;
+    format!(
+        "# NIC context, {} connections: send record {} bits ({} EBR), receive record {} bits\n\
+         #   ({} EBR); {} EBR in all, {:.1} % of the ECP5-85's {} ({}: budget {} %)\n\
+         #   (a stored length per PSN would add {} bits a connection: {} EBR, {:.1} %)\n",
+        l.connections,
+        l.bits(Side::Send),
+        l.ebr(Side::Send),
+        l.bits(Side::Receive),
+        l.ebr(Side::Receive),
+        l.total_ebr(),
+        pct(l.total_ebr()),
+        ECP5_85_EBR,
+        if l.fits_ecp5_85() {
+            "fits"
+        } else {
+            "does not fit"
+        },
+        EBR_BUDGET_PERCENT,
+        l.per_psn_length_bits,
+        l.ebr_with_per_psn_lengths(),
+        pct(l.ebr_with_per_psn_lengths()),
     )
 }
 

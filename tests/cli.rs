@@ -8,6 +8,7 @@ use golden_model::{
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use strack_config::context::Side;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -85,6 +86,16 @@ fn default_config_checks_and_show_round_trips() {
     let parsed = Config::from_toml_str(&shown, "show").unwrap();
     assert_eq!(parsed, Config::default().resolved());
     assert!(shown.contains("target_qdelay_ns = 8000") && shown.contains("max_cwnd_bytes = 600000"));
+    // The NIC's context arithmetic, as the library computes it.
+    let l = Config::default().nic_context();
+    let want = format!(
+        "send record {} bits ({} EBR), receive record {} bits",
+        l.bits(Side::Send),
+        l.ebr(Side::Send),
+        l.bits(Side::Receive)
+    );
+    assert!(shown.contains(&want), "{want} not in:\n{shown}");
+    assert!(shown.contains("(fits: budget 70 %)"), "{shown}");
 }
 
 #[test]

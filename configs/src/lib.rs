@@ -52,6 +52,21 @@ pub struct Config {
     pub sack: SackConfig,
     pub fixed_point: FixedPointConfig,
     pub load_table: LoadTableConfig,
+    pub nic: NicConfig,
+}
+
+/// The multi-connection NIC (`docs/blocks/strack_nic.md`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct NicConfig {
+    /// Connections the NIC serves, one context record each (power of two, 1..=65536).
+    pub connections: u32,
+}
+
+impl Default for NicConfig {
+    fn default() -> Self {
+        NicConfig { connections: 1024 }
+    }
 }
 
 /// The network the NIC sits in.
@@ -659,6 +674,8 @@ impl Config {
             );
         }
 
+        pow2(&mut bad, "nic.connections", self.nic.connections, 1, 65_536);
+
         // The receive window must hold the largest window's packets (spec DECISION, config
         // consistency): the sender keeps at most rx_window PSNs in flight and the receiver
         // counts at most rx_window - 1 out of order, so a smaller window caps the sender below
@@ -838,6 +855,7 @@ pub fn recip_table_entry(idx: u32, index_bits: u32) -> u32 {
     ((2 * num + den) / (2 * den)) as u32
 }
 
+pub mod context;
 pub mod wire;
 
 #[cfg(test)]
@@ -855,6 +873,24 @@ mod tests {
         assert!((c.bdp_sf() - 400_000.0 / 150_000.0).abs() < 1e-12);
         assert_eq!(c.ewma_shift(), 3);
         assert_eq!(c.paths_bits(), 8);
+    }
+
+    #[test]
+    fn nic_connections_must_be_a_power_of_two() {
+        for bad in [0, 3, 1000, 131_072] {
+            let mut c = Config::default();
+            c.nic.connections = bad;
+            let e = c.validate().unwrap_err().to_string();
+            assert!(
+                e.contains(&format!(
+                    "`nic.connections` = {bad}: must be a power of two in 1..=65536"
+                )),
+                "{e}"
+            );
+        }
+        let mut c = Config::default();
+        c.nic.connections = 1;
+        c.validate().unwrap();
     }
 
     #[test]

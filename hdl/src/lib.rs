@@ -5,6 +5,7 @@
 //! Widths that the config sets (`max_paths`, ...) are const generics in rust-hdl, so each
 //! block is instantiated for every legal value by a `match` on the config.
 
+pub mod context_ram;
 pub mod cwnd_unit;
 pub mod entropy_bitmap;
 #[cfg(test)]

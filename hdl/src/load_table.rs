@@ -38,83 +38,7 @@
 
 use rust_hdl::prelude::*;
 
-/// Simple dual-port RAM of `depth` rows of `D` bits: synchronous read (on a simultaneous write
-/// to the same row: old data in simulation, either in hardware, `no_rw_check`), synchronous
-/// write, every row zero at power-on. Written by hand (not rust-hdl's `RAM`) because the depth
-/// is the configured link count, not a power of two.
-#[derive(LogicBlock)]
-pub struct RowRam<const D: usize> {
-    pub clock: Signal<In, Clock>,
-    pub read_address: Signal<In, Bits<16>>,
-    pub read_data: Signal<Out, Bits<D>>,
-    pub write_address: Signal<In, Bits<16>>,
-    pub write_data: Signal<In, Bits<D>>,
-    pub write_enable: Signal<In, Bit>,
-    _depth: usize,
-    _sim: Vec<Bits<D>>,
-}
-
-impl<const D: usize> RowRam<D> {
-    pub fn new(depth: usize) -> Self {
-        RowRam {
-            clock: Default::default(),
-            read_address: Default::default(),
-            read_data: Default::default(),
-            write_address: Default::default(),
-            write_data: Default::default(),
-            write_enable: Default::default(),
-            _depth: depth,
-            _sim: vec![Bits::default(); depth],
-        }
-    }
-}
-
-impl<const D: usize> Logic for RowRam<D> {
-    fn update(&mut self) {
-        if self.clock.pos_edge() {
-            let r = self.read_address.val().index();
-            self.read_data.next = self._sim.get(r).copied().unwrap_or_default();
-            let w = self.write_address.val().index();
-            if self.write_enable.val() && w < self._depth {
-                self._sim[w] = self.write_data.val();
-            }
-        }
-    }
-
-    fn connect(&mut self) {
-        self.read_data.connect();
-    }
-
-    fn hdl(&self) -> Verilog {
-        let abits = usize::BITS - (self._depth.max(2) - 1).leading_zeros();
-        Verilog::Custom(format!(
-            "\
-// no_rw_check: a read of a row written on the same edge may return old or new data. The
-// table never uses such a read (the newer row is forwarded over it, module docs), so Yosys
-// need not build read-old bypass logic after the block RAM, which sat on the critical path.
-(* no_rw_check *)
-reg [{msb}:0] mem [0:{last}];
-integer i;
-initial begin
-    for (i = 0; i < {depth}; i = i + 1) mem[i] = {D}'d0;
-end
-
-// The address ports are 16 bits wide; rows need only the low ones.
-wire unused_address_bits = &{{1'b0, read_address[15:{abits}], write_address[15:{abits}]}};
-
-always @(posedge clock) begin
-    read_data <= mem[read_address[{amsb}:0]];
-    if (write_enable) mem[write_address[{amsb}:0]] <= write_data;
-end
-",
-            msb = D - 1,
-            last = self._depth - 1,
-            depth = self._depth,
-            amsb = abits - 1,
-            abits = abits,
-        ))
-    }
-}
+use crate::context_ram::ContextRam;
 
 /// Width of a row's epoch (the tick count when it was written).
 pub const EPOCH_BITS: usize = 48;
@@ -210,7 +134,7 @@ pub struct LoadTableRtl<
     /// Fault injection for the co-sim self-test: 1 disables forwarding. 0 in products.
     cfg_fault_no_fwd: Constant<Bit>,
 
-    ram: RowRam<RW>,
+    ram: ContextRam<RW>,
     tick_reg: DFF<Bits<EPOCH_BITS>>,
 
     // Stage registers: `pN_*` is a packet's state entering stage N. `_t` is the tick count the
@@ -432,7 +356,7 @@ impl<
             cfg_s4: c16(4),
             cfg_s8: c16(8),
             cfg_fault_no_fwd: Constant::new(fault_no_fwd),
-            ram: RowRam::new(links as usize),
+            ram: ContextRam::new(links as usize),
             tick_reg: Default::default(),
             p1_valid: Default::default(),
             p1_bad: Default::default(),
