@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the build needs when it is missing; idempotent. Only the package registries
-# are used: Debian's (apt-get, as root) and crates.io (through cargo).
+# are used: Debian's (apt-get, as root) and the Rust package registry (through cargo).
 set -euo pipefail
 
 missing=()

@@ -11,7 +11,8 @@
 //! holds; a connection sends a short packet (backlog below one MTU) only while no earlier short
 //! packet is unacknowledged, otherwise it waits for more backlog or for that acknowledgement.
 //! Storing a length per PSN (`rx_window` x 13 bits at the default config) would need 263 EBR
-//! for the send record at 1024 connections, more than the ECP5-85 has (208); see [`ContextLayout::per_psn_length_bits`].
+//! for the send record at 1024 connections, more than the ECP5-85 has (208); see
+//! [`ContextLayout::per_psn_length_bits`].
 
 use crate::{Config, BYTES_BITS, PSN_BITS, TIME_BITS};
 
@@ -48,8 +49,6 @@ pub struct ContextField {
     pub block: &'static str,
     pub name: &'static str,
     pub bits: u32,
-    /// What it holds, in a few words.
-    pub what: &'static str,
 }
 
 /// The whole per-connection context of one config.
@@ -115,7 +114,7 @@ impl ContextLayout {
         self.ebr(Side::Send) + self.ebr(Side::Receive)
     }
 
-    /// EBR blocks the send side would need with a stored length per PSN.
+    /// EBR blocks of both context RAMs if the send record also held a length per PSN.
     pub fn ebr_with_per_psn_lengths(&self) -> u32 {
         ecp5_ebr_blocks(
             self.connections,
@@ -139,223 +138,57 @@ impl Config {
         let mtu = self.network.mtu_bytes;
         // A packet's length is 1..=MTU.
         let len_bits = bits_for(mtu + 1);
-        let f = |side, block, name, bits, what| ContextField {
+        // What each field holds: docs/blocks/strack_nic.md, "context layout".
+        let fields = [
+            (Send, "nic", "open", 1),
+            (Send, "nic", "backlog", BYTES_BITS),
+            (Send, "nic", "short_valid", 1),
+            (Send, "nic", "short_psn", PSN_BITS),
+            (Send, "nic", "short_len", len_bits),
+            (Send, "entropy_bitmap", "bitmap", paths),
+            (Send, "entropy_bitmap", "rr", pb),
+            (Send, "entropy_bitmap", "next_path_valid", 1),
+            (Send, "entropy_bitmap", "next_path", pb),
+            (Send, "entropy_bitmap", "last_reset_ts", TIME_BITS),
+            (Send, "cwnd_unit", "cwnd", 32),
+            (Send, "cwnd_unit", "base_rtt", 32),
+            (Send, "cwnd_unit", "avg_delay", 32),
+            (Send, "cwnd_unit", "last_decrease_ts", TIME_BITS),
+            (Send, "cwnd_unit", "last_fairness_ts", TIME_BITS),
+            (Send, "cwnd_unit", "rx_count", 32),
+            (Send, "cwnd_unit", "rxcount_clear_ts", TIME_BITS),
+            (Send, "cwnd_unit", "achieved_bdp", 32),
+            (Send, "sack_sender", "snd_una", PSN_BITS),
+            (Send, "sack_sender", "snd_nxt", PSN_BITS),
+            (Send, "sack_sender", "acked", w),
+            (Send, "sack_sender", "lost", w),
+            (Send, "sack_sender", "bytes_sent", BYTES_BITS),
+            (Send, "sack_sender", "bytes_recvd", BYTES_BITS),
+            (Send, "sack_sender", "bytes_claimed", BYTES_BITS),
+            (Send, "sack_sender", "highest_acked_valid", 1),
+            (Send, "sack_sender", "highest_acked", PSN_BITS),
+            (Send, "sack_sender", "recovery_valid", 1),
+            (Send, "sack_sender", "recovery_hi", PSN_BITS),
+            (Send, "sack_sender", "probe_ts", TIME_BITS),
+            (Send, "sack_sender", "rto_ts", TIME_BITS),
+            (Send, "sack_sender", "ack_since_probe", 1),
+            (Receive, "sack_receiver", "epsn", PSN_BITS),
+            (Receive, "sack_receiver", "bitmap", w),
+            (Receive, "sack_receiver", "bytes_recvd", BYTES_BITS),
+            // At most rx_window - 1 packets lie beyond EPSN.
+            (Receive, "sack_receiver", "ooo_count", bits_for(w)),
+            (Receive, "sack_receiver", "lowest_valid", 1),
+            (Receive, "sack_receiver", "lowest", PSN_BITS),
+            (Receive, "sack_receiver", "coalesce", 32),
+        ]
+        .into_iter()
+        .map(|(side, block, name, bits)| ContextField {
             side,
             block,
             name,
             bits,
-            what,
-        };
-        let fields = vec![
-            f(Send, "nic", "open", 1, "the connection is open"),
-            f(
-                Send,
-                "nic",
-                "backlog",
-                BYTES_BITS,
-                "bytes waiting to be cut into packets",
-            ),
-            f(
-                Send,
-                "nic",
-                "short_valid",
-                1,
-                "a short packet is unacknowledged",
-            ),
-            f(Send, "nic", "short_psn", PSN_BITS, "its PSN"),
-            f(Send, "nic", "short_len", len_bits, "its length, bytes"),
-            f(
-                Send,
-                "entropy_bitmap",
-                "bitmap",
-                paths,
-                "one bit per entropy: penalised",
-            ),
-            f(Send, "entropy_bitmap", "rr", pb, "round-robin pointer"),
-            f(
-                Send,
-                "entropy_bitmap",
-                "next_path_valid",
-                1,
-                "an entropy is queued for reuse",
-            ),
-            f(Send, "entropy_bitmap", "next_path", pb, "that entropy"),
-            f(
-                Send,
-                "entropy_bitmap",
-                "last_reset_ts",
-                TIME_BITS,
-                "last bitmap reset, ns",
-            ),
-            f(Send, "cwnd_unit", "cwnd", 32, "window, Q(32-f).f bytes"),
-            f(Send, "cwnd_unit", "base_rtt", 32, "smallest RTT seen, ns"),
-            f(
-                Send,
-                "cwnd_unit",
-                "avg_delay",
-                32,
-                "EWMA of the queuing delay, Q24.8 ns",
-            ),
-            f(
-                Send,
-                "cwnd_unit",
-                "last_decrease_ts",
-                TIME_BITS,
-                "last decrease, ns",
-            ),
-            f(
-                Send,
-                "cwnd_unit",
-                "last_fairness_ts",
-                TIME_BITS,
-                "last fairness step, ns",
-            ),
-            f(
-                Send,
-                "cwnd_unit",
-                "rx_count",
-                32,
-                "bytes acknowledged this base RTT",
-            ),
-            f(
-                Send,
-                "cwnd_unit",
-                "rxcount_clear_ts",
-                TIME_BITS,
-                "when rx_count was cleared",
-            ),
-            f(Send, "cwnd_unit", "achieved_bdp", 32, "achievedBDP, bytes"),
-            f(
-                Send,
-                "sack_sender",
-                "snd_una",
-                PSN_BITS,
-                "oldest unacknowledged PSN",
-            ),
-            f(Send, "sack_sender", "snd_nxt", PSN_BITS, "next new PSN"),
-            f(
-                Send,
-                "sack_sender",
-                "acked",
-                w,
-                "acknowledged bits, PSN mod rx_window",
-            ),
-            f(
-                Send,
-                "sack_sender",
-                "lost",
-                w,
-                "declared-lost bits, PSN mod rx_window",
-            ),
-            f(
-                Send,
-                "sack_sender",
-                "bytes_sent",
-                BYTES_BITS,
-                "bytes sent, wrapping",
-            ),
-            f(
-                Send,
-                "sack_sender",
-                "bytes_recvd",
-                BYTES_BITS,
-                "receiver's count, wrapping",
-            ),
-            f(
-                Send,
-                "sack_sender",
-                "bytes_claimed",
-                BYTES_BITS,
-                "bytes declared lost",
-            ),
-            f(
-                Send,
-                "sack_sender",
-                "highest_acked_valid",
-                1,
-                "a PSN is known received",
-            ),
-            f(
-                Send,
-                "sack_sender",
-                "highest_acked",
-                PSN_BITS,
-                "highest PSN known received",
-            ),
-            f(Send, "sack_sender", "recovery_valid", 1, "in recovery"),
-            f(
-                Send,
-                "sack_sender",
-                "recovery_hi",
-                PSN_BITS,
-                "recovery's highest PSN",
-            ),
-            f(
-                Send,
-                "sack_sender",
-                "probe_ts",
-                TIME_BITS,
-                "last SACK or probe, ns",
-            ),
-            f(
-                Send,
-                "sack_sender",
-                "rto_ts",
-                TIME_BITS,
-                "last EPSN advance, ns",
-            ),
-            f(
-                Send,
-                "sack_sender",
-                "ack_since_probe",
-                1,
-                "a SACK came since the probe",
-            ),
-            f(Receive, "sack_receiver", "epsn", PSN_BITS, "expected PSN"),
-            f(
-                Receive,
-                "sack_receiver",
-                "bitmap",
-                w,
-                "received bits, PSN mod rx_window",
-            ),
-            f(
-                Receive,
-                "sack_receiver",
-                "bytes_recvd",
-                BYTES_BITS,
-                "bytes received, wrapping",
-            ),
-            // At most rx_window - 1 packets lie beyond EPSN.
-            f(
-                Receive,
-                "sack_receiver",
-                "ooo_count",
-                bits_for(w),
-                "packets held beyond EPSN",
-            ),
-            f(
-                Receive,
-                "sack_receiver",
-                "lowest_valid",
-                1,
-                "a PSN arrived since the last SACK",
-            ),
-            f(
-                Receive,
-                "sack_receiver",
-                "lowest",
-                PSN_BITS,
-                "the lowest such PSN",
-            ),
-            f(
-                Receive,
-                "sack_receiver",
-                "coalesce",
-                32,
-                "bytes since the last SACK",
-            ),
-        ];
+        })
+        .collect();
         ContextLayout {
             connections: self.nic.connections,
             fields,
@@ -424,5 +257,21 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), l.fields.len());
+    }
+
+    #[test]
+    fn the_block_doc_names_every_field() {
+        let doc = include_str!("../../docs/blocks/strack_nic.md");
+        for f in Config::default().nic_context().fields {
+            let row = format!("| {} | {} |", f.side.name(), f.block);
+            let named = doc
+                .lines()
+                .any(|l| l.starts_with(&row) && l.contains(&format!("`{}`", f.name)));
+            assert!(
+                named,
+                "docs/blocks/strack_nic.md: no row `{row}` naming `{}`",
+                f.name
+            );
+        }
     }
 }
