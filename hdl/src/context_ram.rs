@@ -113,21 +113,6 @@ mod tests {
         let raw = crate::emit(ContextRam::<8>::new(65_536));
         let b = crate::finish("context_ram", &raw, 1);
         assert!(!b.verilog.contains("unused_address_bits"));
-        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../target/gate/context_ram_65536");
-        std::fs::create_dir_all(&dir).unwrap();
-        let v = dir.join("context_ram.v");
-        std::fs::write(&v, &b.verilog).unwrap();
-        let out = std::process::Command::new("verilator")
-            .args(["--lint-only", "-Wall", "--top-module", "context_ram"])
-            .arg(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lint/verilator.vlt"))
-            .arg(&v)
-            .output()
-            .expect("verilator not found (make deps)");
-        assert!(
-            out.status.success() && out.stderr.is_empty(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        crate::gate::lint(&b, "context_ram_65536");
     }
 }

@@ -11,25 +11,8 @@ use std::process::Command;
 use crate::Block;
 
 pub fn check(b: &Block, tag: &str, full_synth: bool) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../target/gate")
-        .join(tag);
-    std::fs::create_dir_all(&dir).unwrap();
-    let v = dir.join(format!("{}.v", b.name));
-    std::fs::write(&v, &b.verilog).unwrap();
-    let waivers = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lint/verilator.vlt");
-
-    let out = Command::new("verilator")
-        .args(["--lint-only", "-Wall", "--top-module", &b.name])
-        .arg(&waivers)
-        .arg(&v)
-        .output()
-        .expect("verilator not found (make deps)");
-    assert!(
-        out.status.success() && out.stderr.is_empty(),
-        "{tag}: verilator lint:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let v = lint(b, tag);
+    let dir = v.parent().unwrap();
 
     let out = Command::new("iverilog")
         .args(["-g2005", "-s", &b.name, "-o"])
@@ -66,4 +49,28 @@ pub fn check(b: &Block, tag: &str, full_synth: bool) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The first step of [`check`] alone: writes the Verilog under `target/gate/<tag>` and lints it
+/// (for designs too big for the rest of the gate). Returns the file's path.
+pub fn lint(b: &Block, tag: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/gate")
+        .join(tag);
+    std::fs::create_dir_all(&dir).unwrap();
+    let v = dir.join(format!("{}.v", b.name));
+    std::fs::write(&v, &b.verilog).unwrap();
+    let waivers = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("lint/verilator.vlt");
+    let out = Command::new("verilator")
+        .args(["--lint-only", "-Wall", "--top-module", &b.name])
+        .arg(&waivers)
+        .arg(&v)
+        .output()
+        .expect("verilator not found (make deps)");
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "{tag}: verilator lint:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    v
 }
