@@ -28,6 +28,48 @@ include!("src/configs.rs");
 
 const DESIGNS: &[Design] = &[
     Design {
+        name: "context_pipe_default",
+        block: "context_pipe",
+        config: Config::default,
+        fault: None,
+        initial_psn: 0,
+    },
+    Design {
+        name: "context_pipe_small",
+        block: "context_pipe",
+        config: context_pipe_small_config,
+        fault: None,
+        initial_psn: 0,
+    },
+    Design {
+        name: "context_pipe_no_forward_1",
+        block: "context_pipe",
+        config: context_pipe_small_config,
+        fault: Some(Fault::ContextPipeNoForward(1)),
+        initial_psn: 0,
+    },
+    Design {
+        name: "context_pipe_no_forward_2",
+        block: "context_pipe",
+        config: context_pipe_small_config,
+        fault: Some(Fault::ContextPipeNoForward(2)),
+        initial_psn: 0,
+    },
+    Design {
+        name: "context_pipe_no_forward_3",
+        block: "context_pipe",
+        config: context_pipe_small_config,
+        fault: Some(Fault::ContextPipeNoForward(3)),
+        initial_psn: 0,
+    },
+    Design {
+        name: "context_pipe_no_forward_4",
+        block: "context_pipe",
+        config: context_pipe_small_config,
+        fault: Some(Fault::ContextPipeNoForward(4)),
+        initial_psn: 0,
+    },
+    Design {
         name: "entropy_bitmap_default",
         block: "entropy_bitmap",
         config: Config::default,

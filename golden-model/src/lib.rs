@@ -13,9 +13,11 @@
 //! | [`strack_nic`] | all of the above, one connection | Algorithm 1 |
 //! | [`loopback`] | two NICs over a model link | - |
 //! | [`load_table`] | `load-table.md` section 1 | MLCC Section IV-A, Fig. 5 |
+//! | [`context_pipe`] (per-connection context: records, sweep, bad ids) | - | - |
 //! | [`load_table::lazy`], [`load_table::frame`] (the P4 variants: epoch-tagged slots, whole frames) | `load-table.md` section 1, `docs/wire-format.md` | - |
 //! | [`scheduler`] | `load-table.md` section 2 | MLCC Algorithms 1, 2, Fig. 6 |
 
+pub mod context_pipe;
 pub mod cwnd_unit;
 pub mod entropy_bitmap;
 pub mod fixed;

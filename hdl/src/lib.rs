@@ -5,6 +5,7 @@
 //! Widths that the config sets (`max_paths`, ...) are const generics in rust-hdl, so each
 //! block is instantiated for every legal value by a `match` on the config.
 
+pub mod context_pipe;
 pub mod context_ram;
 pub mod cwnd_unit;
 pub mod entropy_bitmap;
@@ -31,6 +32,11 @@ pub const BLOCKS: &[&str] = &[
     "load_table",
 ];
 
+/// Designs generated only to check a shared part by co-simulation (not cores a user deploys):
+/// `context_pipe` is the NIC's context shell around a check function
+/// (`context_pipe::ContextPipeCheck`), at `nic.connections` ids.
+pub const CHECK_DESIGNS: &[&str] = &["context_pipe"];
+
 /// A deliberate defect, for the co-simulation's self-test only (proves a broken RTL fails).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fault {
@@ -56,6 +62,9 @@ pub enum Fault {
     /// `load_table`: the read-modify-write forwarding is off (back-to-back packets on one link
     /// read a stale row).
     LoadTableNoForward,
+    /// `context_pipe`: the forwarding at this distance (1..=4 cycles between two events on one
+    /// id) is off.
+    ContextPipeNoForward(u32),
 }
 
 /// Generation options beyond the config.
@@ -157,6 +166,7 @@ fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlE
         "sack_sender" => sack_sender_block(cfg, opts),
         "strack_nic" => strack_nic_block(cfg, opts),
         "load_table" => load_table_block(cfg, opts),
+        "context_pipe" => Ok(context_pipe_block(cfg, opts)),
         _ => Err(HdlError::UnknownBlock {
             block: name.to_string(),
             known: BLOCKS.join(", "),
@@ -321,6 +331,18 @@ macro_rules! load_table_dispatch {
             _ => None,
         }
     };
+}
+
+fn context_pipe_block(cfg: &Config, opts: &Options) -> Block {
+    let no_forward = match opts.fault {
+        Some(Fault::ContextPipeNoForward(d)) => Some(d),
+        _ => None,
+    };
+    let raw = emit(context_pipe::ContextPipeCheck::new(
+        cfg.nic.connections,
+        no_forward,
+    ));
+    finish("context_pipe", &raw, context_pipe::CHECK_LATENCY)
 }
 
 fn load_table_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {

@@ -93,3 +93,11 @@ pub fn load_table_64x16_config() -> strack_config::Config {
     c.load_table.load_bits = 16;
     c
 }
+
+/// The context shell's small design: 4 ids, so consecutive events share an id constantly and a
+/// sweep is short.
+pub fn context_pipe_small_config() -> strack_config::Config {
+    let mut c = strack_config::Config::default();
+    c.nic.connections = 4;
+    c
+}

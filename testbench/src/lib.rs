@@ -8,6 +8,7 @@
 //! (`STRACK_VCD=1` traces every run).
 
 pub mod configs;
+pub mod context_pipe;
 pub mod cwnd_unit;
 pub mod designs;
 pub mod entropy_bitmap;
