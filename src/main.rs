@@ -12,6 +12,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use strack_config::Config;
 
+mod outreg;
 mod synth;
 
 #[derive(Parser)]
@@ -54,7 +55,8 @@ enum Cmd {
         /// Output directory: netlists, logs, timing.json and timing.md.
         #[arg(long, default_value = "target/report")]
         out: PathBuf,
-        /// Only these blocks, comma-separated (default: every block).
+        /// Only these blocks, comma-separated (default: every block, and `context_pipe_wide`,
+        /// the context shell at the NIC's send-record width; `context_pipe` may be named too).
         #[arg(long, value_delimiter = ',')]
         blocks: Vec<String>,
         /// Leave out the ECP5 board top (fpga/ecp5_evn).
@@ -524,13 +526,23 @@ fn report_cmd(
     };
     let blocks = match blocks {
         None => Vec::new(),
-        Some(b) if b.is_empty() => hdl::BLOCKS.iter().map(|b| b.to_string()).collect(),
+        // Every core, and the context shell at the NIC's send-record width.
+        Some(b) if b.is_empty() => hdl::BLOCKS
+            .iter()
+            .chain(&["context_pipe_wide"])
+            .map(|b| b.to_string())
+            .collect(),
         Some(blocks) => {
             for b in &blocks {
-                if !hdl::BLOCKS.contains(&b.as_str()) {
+                if !hdl::BLOCKS.contains(&b.as_str()) && !hdl::CHECK_DESIGNS.contains(&b.as_str()) {
                     return Err(format!(
                         "--blocks: unknown block `{b}` (known: {})",
-                        hdl::BLOCKS.join(", ")
+                        hdl::BLOCKS
+                            .iter()
+                            .chain(hdl::CHECK_DESIGNS)
+                            .copied()
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ));
                 }
             }

@@ -5,11 +5,11 @@
 //! ```text
 //!   S0                 S1                  S2                          S3 (the loop)
 //!  s_id ─► RAM read ─► RAM data ─► raw ─► base = newest of          ─► m_record = fwd0 if the event
-//!  s_valid  (id < N)   registered as      raw, fwd0 (2 ahead),            right ahead had this id,
+//!  s_valid            registered as      raw, fwd0 (2 ahead),            right ahead had this id,
 //!  s_event             it comes out;      fwd1 (3 ahead),                 else base
 //!                      id compares with   fwd2 (4 ahead)                  s_next (the user's next-state
 //!                      the 4 events ahead                                 function) ─► fwd0 ─► fwd1 ─► fwd2
-//!                                                                                       └─► RAM write
+//!                                                                     └─► wr_* (or the sweep's) ─► RAM write
 //! ```
 //!
 //! **Hazards.** An event's RAM read happens at the end of S0; the event `d` cycles ahead of it
@@ -21,12 +21,15 @@
 //! `fwd0 ─► m_record ─► next-state function ─► fwd0`. The id compares are made in S1, a stage
 //! before they are used. (The same scheme as `load_table`'s rows.)
 //!
-//! **The sweep.** At power-on and after `s_reset`, the shell writes `s_init` into every record,
+//! **The sweep.** At power-on and after `s_reset`, the shell writes the initial record (a
+//! constant of the build) into every record,
 //! one id per cycle; `status_ready` is low meanwhile and events are not taken. A reset drops
 //! the events in S0 to S2 (the one in S3 completes); the sweep overwrites what they would have
 //! written.
 //!
-//! **Bad ids.** An id `>= N` passes through with `m_bad` high and neither reads nor writes.
+//! **Bad ids.** An id `>= N` passes through with `m_bad` high and writes nothing; its read (at
+//! the id's low bits) is never used. The id compares need no bad-id gating: an id equal to a
+//! bad one is bad too, and a bad event's record is discarded.
 
 use rust_hdl::prelude::*;
 
@@ -44,10 +47,8 @@ pub const FORWARD_DISTANCES: u32 = 4;
 pub struct ContextPipe<const D: usize, const E: usize> {
     pub clock: Signal<In, Clock>,
 
-    /// Drop the events in flight and sweep every record to `s_init` (synchronous).
+    /// Drop the events in flight and sweep every record to the initial one (synchronous).
     pub s_reset: Signal<In, Bit>,
-    /// The record every id holds after a sweep.
-    pub s_init: Signal<In, Bits<D>>,
     /// An event is offered; taken when `status_ready` and not `s_reset`.
     pub s_valid: Signal<In, Bit>,
     /// Its id (`>= N`: bad).
@@ -72,6 +73,8 @@ pub struct ContextPipe<const D: usize, const E: usize> {
 
     /// `N - 1`.
     cfg_last: Constant<Bits<16>>,
+    /// The record every id holds after a sweep.
+    cfg_init: Constant<Bits<D>>,
     /// Bit `d - 1`: forwarding at distance `d` is on (all on in products; the co-sim's broken
     /// variants clear one).
     cfg_fwd: Constant<Bits<4>>,
@@ -79,6 +82,9 @@ pub struct ContextPipe<const D: usize, const E: usize> {
     ram: ContextRam<D>,
     sweeping: InitDff<Bit>,
     sweep_id: DFF<Bits<16>>,
+    /// `sweep_id == N - 1`, registered: whether the sweep goes on is then one LUT, and it
+    /// selects the write registers' inputs (1400 and more of them at the NIC's widths).
+    sweep_last: InitDff<Bit>,
 
     // `pN_*`: an event entering stage N.
     p1_valid: DFF<Bit>,
@@ -109,6 +115,12 @@ pub struct ContextPipe<const D: usize, const E: usize> {
     fwd1_id: DFF<Bits<16>>,
     fwd1_rec: DFF<Bits<D>>,
     fwd2_rec: DFF<Bits<D>>,
+    /// The RAM's write port, straight from registers: the write enable reaches every block
+    /// RAM of a wide record (78 EBR at 1403 bits) and its routing alone takes half a cycle.
+    /// They hold `fwd0`'s write, or the sweep's, from power-on (id 0 first).
+    wr_en: InitDff<Bit>,
+    wr_id: DFF<Bits<16>>,
+    wr_rec: InitDff<Bits<D>>,
 
     take: Signal<Local, Bit>,
     base: Signal<Local, Bits<D>>,
@@ -117,13 +129,13 @@ pub struct ContextPipe<const D: usize, const E: usize> {
 impl<const D: usize, const E: usize> ContextPipe<D, E> {
     /// `ids` records (1..=65536); `no_forward`: the distance (1..=4) whose forwarding is off,
     /// for the co-simulation's self-test only.
-    pub fn new(ids: u32, no_forward: Option<u32>) -> Self {
+    pub fn new(ids: u32, init: Bits<D>, no_forward: Option<u32>) -> Self {
         assert!((1..=65_536).contains(&ids));
+        assert!(no_forward.is_none_or(|d| (1..=FORWARD_DISTANCES).contains(&d)));
         let fwd = 0xF & !no_forward.map_or(0, |d| 1u64 << (d - 1));
         ContextPipe {
             clock: Default::default(),
             s_reset: Default::default(),
-            s_init: Default::default(),
             s_valid: Default::default(),
             s_id: Default::default(),
             s_event: Default::default(),
@@ -135,10 +147,12 @@ impl<const D: usize, const E: usize> ContextPipe<D, E> {
             s_next: Default::default(),
             status_ready: Default::default(),
             cfg_last: Constant::new(bits(u64::from(ids - 1))),
+            cfg_init: Constant::new(init),
             cfg_fwd: Constant::new(bits(fwd)),
-            ram: ContextRam::new(ids as usize),
+            ram: ContextRam::new(ids as usize).with_output_register_in_ebr(),
             sweeping: InitDff::new(true),
             sweep_id: Default::default(),
+            sweep_last: InitDff::new(ids == 1),
             p1_valid: Default::default(),
             p1_bad: Default::default(),
             p1_id: Default::default(),
@@ -165,6 +179,9 @@ impl<const D: usize, const E: usize> ContextPipe<D, E> {
             fwd1_id: Default::default(),
             fwd1_rec: Default::default(),
             fwd2_rec: Default::default(),
+            wr_en: InitDff::new(true),
+            wr_id: Default::default(),
+            wr_rec: InitDff::new(init),
             take: Default::default(),
             base: Default::default(),
         }
@@ -175,10 +192,10 @@ impl<const D: usize, const E: usize> Logic for ContextPipe<D, E> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, sweeping, sweep_id, p1_valid, p1_bad, p1_id, p1_event, p2_valid, p2_bad,
-            p2_id, p2_event, p2_raw, p2_eq1, p2_eq2, p2_eq3, p2_eq4, p3_valid, p3_bad, p3_id,
-            p3_event, p3_base, p3_hit1, fwd0_valid, fwd0_id, fwd0_rec, fwd1_valid, fwd1_id,
-            fwd1_rec, fwd2_rec
+            self, clock, sweeping, sweep_id, sweep_last, p1_valid, p1_bad, p1_id, p1_event,
+            p2_valid, p2_bad, p2_id, p2_event, p2_raw, p2_eq1, p2_eq2, p2_eq3, p2_eq4, p3_valid,
+            p3_bad, p3_id, p3_event, p3_base, p3_hit1, fwd0_valid, fwd0_id, fwd0_rec, fwd1_valid,
+            fwd1_id, fwd1_rec, fwd2_rec, wr_en, wr_id, wr_rec
         );
         self.ram.clock.next = self.clock.val();
         self.status_ready.next = !self.sweeping.q.val();
@@ -188,7 +205,7 @@ impl<const D: usize, const E: usize> Logic for ContextPipe<D, E> {
         self.sweeping.d.next = self.sweeping.q.val();
         if self.sweeping.q.val() {
             self.sweep_id.d.next = self.sweep_id.q.val() + 1;
-            if self.sweep_id.q.val() == self.cfg_last.val() {
+            if self.sweep_last.q.val() {
                 self.sweeping.d.next = false;
             }
         }
@@ -196,6 +213,7 @@ impl<const D: usize, const E: usize> Logic for ContextPipe<D, E> {
             self.sweeping.d.next = true;
             self.sweep_id.d.next = 0.into();
         }
+        self.sweep_last.d.next = self.sweep_id.d.val() == self.cfg_last.val();
 
         // ---- S0: take the event, read its record.
         self.take.next = self.s_valid.val() & !self.sweeping.q.val() & !self.s_reset.val();
@@ -213,11 +231,9 @@ impl<const D: usize, const E: usize> Logic for ContextPipe<D, E> {
         self.p2_raw.d.next = self.ram.read_data.val();
         self.p2_eq1.d.next = (self.p1_id.q.val() == self.p2_id.q.val())
             & self.p2_valid.q.val()
-            & !self.p2_bad.q.val()
             & self.cfg_fwd.val().get_bit(0);
         self.p2_eq2.d.next = (self.p1_id.q.val() == self.p3_id.q.val())
             & self.p3_valid.q.val()
-            & !self.p3_bad.q.val()
             & self.cfg_fwd.val().get_bit(1);
         self.p2_eq3.d.next = (self.p1_id.q.val() == self.fwd0_id.q.val())
             & self.fwd0_valid.q.val()
@@ -253,31 +269,42 @@ impl<const D: usize, const E: usize> Logic for ContextPipe<D, E> {
         if self.p3_hit1.q.val() {
             self.m_record.next = self.fwd0_rec.q.val();
         }
-        self.fwd0_valid.d.next = self.p3_valid.q.val() & !self.p3_bad.q.val() & !self.s_reset.val();
+        // (No reset gating here or below: the fwd registers have emptied before the first event
+        // after a sweep is compared with them.)
+        self.fwd0_valid.d.next = self.p3_valid.q.val();
         self.fwd0_id.d.next = self.p3_id.q.val();
         self.fwd0_rec.d.next = self.s_next.val();
-        self.fwd1_valid.d.next = self.fwd0_valid.q.val() & !self.s_reset.val();
+        self.fwd1_valid.d.next = self.fwd0_valid.q.val();
         self.fwd1_id.d.next = self.fwd0_id.q.val();
         self.fwd1_rec.d.next = self.fwd0_rec.q.val();
         self.fwd2_rec.d.next = self.fwd1_rec.q.val();
 
-        // ---- The write, a cycle after S3 (from fwd0: the next-state logic drives no RAM pin).
-        self.ram.write_address.next = self.fwd0_id.q.val();
-        self.ram.write_data.next = self.fwd0_rec.q.val();
-        self.ram.write_enable.next = self.fwd0_valid.q.val();
-        if self.sweeping.q.val() {
-            self.ram.write_address.next = self.sweep_id.q.val();
-            self.ram.write_data.next = self.s_init.val();
-            self.ram.write_enable.next = true;
+        // ---- The write, a cycle after S3 (what fwd0 gets, or the sweep's next record),
+        // from registers: no logic between them and the RAM's pins.
+        // A bad id must not write: its low bits are another id's record. (On a reset the sweep's
+        // write below takes the port.)
+        self.wr_en.d.next = self.p3_valid.q.val() & !self.p3_bad.q.val();
+        self.wr_id.d.next = self.p3_id.q.val();
+        self.wr_rec.d.next = self.s_next.val();
+        if self.sweeping.d.val() {
+            self.wr_en.d.next = true;
+            self.wr_id.d.next = self.sweep_id.d.val();
+            self.wr_rec.d.next = self.cfg_init.val();
         }
+        self.ram.write_address.next = self.wr_id.q.val();
+        self.ram.write_data.next = self.wr_rec.q.val();
+        self.ram.write_enable.next = self.wr_en.q.val();
     }
 }
 
-/// The shell's own co-simulated design (block `context_pipe`): the shell with a 32-bit record
-/// per id and the check function `golden_model::context_pipe::check_next` (rotate left by 3,
-/// add `{id, data}`) as its next-state function, and an output register. Latency 4.
+/// The shell's own check designs: the shell with a `D`-bit record per id, the check function
+/// as its next-state function (rotate the record left by 3, add `{id, data}` into its low 32
+/// bits; at `D = 32`, `golden_model::context_pipe::check_next`), and an output register.
+/// Latency 4. Block `context_pipe` (`D = 32`) is co-simulated; `context_pipe_wide` (`D` the
+/// default config's send record, [`WIDE_RECORD_BITS`]) is the shell at the NIC's width, for
+/// `make synth`.
 #[derive(LogicBlock)]
-pub struct ContextPipeCheck {
+pub struct ContextPipeCheck<const D: usize> {
     pub clock: Signal<In, Clock>,
 
     /// Synchronous reset: events in flight dropped, every record swept to the initial one.
@@ -296,20 +323,25 @@ pub struct ContextPipeCheck {
     pub m_id: Signal<Out, Bits<16>>,
     pub m_data: Signal<Out, Bits<16>>,
     /// Its id's record before and after it.
-    pub m_before: Signal<Out, Bits<32>>,
-    pub m_after: Signal<Out, Bits<32>>,
+    pub m_before: Signal<Out, Bits<D>>,
+    pub m_after: Signal<Out, Bits<D>>,
     /// The sweep is over: events are taken.
     pub status_ready: Signal<Out, Bit>,
 
-    cfg_init: Constant<Bits<32>>,
-    pipe: ContextPipe<32, 16>,
-    next: Signal<Local, Bits<32>>,
+    /// `D - 3`: the right shift of the rotation.
+    cfg_rot: Constant<Bits<16>>,
+    /// Ones above bit 31 (the bits the addition leaves alone).
+    cfg_high: Constant<Bits<D>>,
+    pipe: ContextPipe<D, 16>,
+    rot: Signal<Local, Bits<D>>,
+    sum: Signal<Local, Bits<32>>,
+    next: Signal<Local, Bits<D>>,
     out_valid: DFF<Bit>,
     out_bad: DFF<Bit>,
     out_id: DFF<Bits<16>>,
     out_data: DFF<Bits<16>>,
-    out_before: DFF<Bits<32>>,
-    out_after: DFF<Bits<32>>,
+    out_before: DFF<Bits<D>>,
+    out_after: DFF<Bits<D>>,
 }
 
 /// The check design's initial record (not zero, so a record the sweep missed shows).
@@ -318,8 +350,17 @@ pub const CHECK_INIT: u32 = 0x5EED_0001;
 /// Latency of the check design: S0..S3, then its output register.
 pub const CHECK_LATENCY: u32 = COMPUTE_STAGE + 1;
 
-impl ContextPipeCheck {
+/// The record width of `context_pipe_wide`: the default config's NIC send record (a unit test
+/// holds the two together).
+pub const WIDE_RECORD_BITS: usize = 1403;
+
+impl<const D: usize> ContextPipeCheck<D> {
     pub fn new(ids: u32, no_forward: Option<u32>) -> Self {
+        assert!(D >= 32);
+        let mut high = Bits::<D>::default();
+        for i in 32..D {
+            high = high.replace_bit(i, true);
+        }
         ContextPipeCheck {
             clock: Default::default(),
             s_reset: Default::default(),
@@ -333,8 +374,11 @@ impl ContextPipeCheck {
             m_before: Default::default(),
             m_after: Default::default(),
             status_ready: Default::default(),
-            cfg_init: Constant::new(bits(u64::from(CHECK_INIT))),
-            pipe: ContextPipe::new(ids, no_forward),
+            cfg_rot: Constant::new(bits((D - 3) as u64)),
+            cfg_high: Constant::new(high),
+            pipe: ContextPipe::new(ids, bits(u64::from(CHECK_INIT)), no_forward),
+            rot: Default::default(),
+            sum: Default::default(),
             next: Default::default(),
             out_valid: Default::default(),
             out_bad: Default::default(),
@@ -346,22 +390,24 @@ impl ContextPipeCheck {
     }
 }
 
-impl Logic for ContextPipeCheck {
+impl<const D: usize> Logic for ContextPipeCheck<D> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, out_valid, out_bad, out_id, out_data, out_before, out_after);
         self.pipe.clock.next = self.clock.val();
         self.pipe.s_reset.next = self.s_reset.val();
-        self.pipe.s_init.next = self.cfg_init.val();
         self.pipe.s_valid.next = self.s_valid.val();
         self.pipe.s_id.next = self.s_id.val();
         self.pipe.s_event.next = self.s_data.val();
         self.status_ready.next = self.pipe.status_ready.val();
 
-        // The next-state function: rotate left by 3, add {id, data}.
-        self.next.next = ((self.pipe.m_record.val() << 3) | (self.pipe.m_record.val() >> 29))
+        // The next-state function: rotate left by 3, add {id, data} into the low 32 bits.
+        self.rot.next =
+            (self.pipe.m_record.val() << 3) | (self.pipe.m_record.val() >> self.cfg_rot.val());
+        self.sum.next = self.rot.val().get_bits::<32>(0)
             + ((bit_cast::<32, 16>(self.pipe.m_id.val()) << 16)
                 | bit_cast::<32, 16>(self.pipe.m_event.val()));
+        self.next.next = (self.rot.val() & self.cfg_high.val()) | bit_cast::<D, 32>(self.sum.val());
         self.pipe.s_next.next = self.next.val();
 
         self.out_valid.d.next = self.pipe.m_valid.val();
@@ -396,9 +442,17 @@ mod tests {
     #[test]
     fn the_check_design_passes_the_gate() {
         for ids in [4, 1024] {
-            let raw = crate::emit(ContextPipeCheck::new(ids, None));
+            let raw = crate::emit(ContextPipeCheck::<32>::new(ids, None));
             let b = crate::finish("context_pipe", &raw, CHECK_LATENCY);
             crate::gate::check(&b, &format!("context_pipe_{ids}"), false);
         }
+    }
+
+    /// The wide check design is the shell at the default config's send-record width.
+    #[test]
+    fn the_wide_design_has_the_send_records_width() {
+        let layout = strack_config::Config::default().nic_context();
+        let send = layout.bits(strack_config::context::Side::Send);
+        assert_eq!(send as usize, WIDE_RECORD_BITS);
     }
 }

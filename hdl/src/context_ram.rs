@@ -21,6 +21,7 @@ pub struct ContextRam<const D: usize> {
     pub write_data: Signal<In, Bits<D>>,
     pub write_enable: Signal<In, Bit>,
     _depth: usize,
+    _outreg: bool,
     _sim: Vec<Bits<D>>,
 }
 
@@ -34,8 +35,20 @@ impl<const D: usize> ContextRam<D> {
             write_data: Default::default(),
             write_enable: Default::default(),
             _depth: depth,
+            _outreg: false,
             _sim: vec![Bits::default(); depth],
         }
+    }
+
+    /// The user registers the read data as it comes out (with no enable, set or reset): name
+    /// the memory `mem_outreg`, which tells `make synth` to move that register into the ECP5
+    /// EBR's own output register (`src/outreg.rs`). Worth it where logic follows the register
+    /// closely (the context shell's S2: a multiplexer); not where it feeds deep logic (the
+    /// load table's age arithmetic, 126.52 -> 117.90 MHz when tried), since the EBR's fixed
+    /// place then sets the route to that logic.
+    pub fn with_output_register_in_ebr(mut self) -> Self {
+        self._outreg = true;
+        self
     }
 }
 
@@ -66,22 +79,23 @@ impl<const D: usize> Logic for ContextRam<D> {
         } else {
             String::new()
         };
+        let mem = if self._outreg { "mem_outreg" } else { "mem" };
         Verilog::Custom(format!(
             "\
 // no_rw_check: a read of a record written on the same edge may return old or new data. Its
 // users never use such a read (the newer record is forwarded over it), so Yosys need not
 // build read-old bypass logic after the block RAM, which sat on the critical path.
 (* no_rw_check *)
-reg [{msb}:0] mem [0:{last}];
+reg [{msb}:0] {mem} [0:{last}];
 integer i;
 initial begin
-    for (i = 0; i < {depth}; i = i + 1) mem[i] = {D}'d0;
+    for (i = 0; i < {depth}; i = i + 1) {mem}[i] = {D}'d0;
 end
 
 {unused}
 always @(posedge clock) begin
-    read_data <= mem[read_address[{amsb}:0]];
-    if (write_enable) mem[write_address[{amsb}:0]] <= write_data;
+    read_data <= {mem}[read_address[{amsb}:0]];
+    if (write_enable) {mem}[write_address[{amsb}:0]] <= write_data;
 end
 ",
             msb = D - 1,

@@ -32,10 +32,11 @@ pub const BLOCKS: &[&str] = &[
     "load_table",
 ];
 
-/// Designs generated only to check a shared part by co-simulation (not cores a user deploys):
-/// `context_pipe` is the NIC's context shell around a check function
-/// (`context_pipe::ContextPipeCheck`), at `nic.connections` ids.
-pub const CHECK_DESIGNS: &[&str] = &["context_pipe"];
+/// Designs generated only to check a shared part (not cores a user deploys): the NIC's context
+/// shell around a check function (`context_pipe::ContextPipeCheck`) at `nic.connections` ids,
+/// with a 32-bit record (`context_pipe`, co-simulated) and with the default send record's
+/// width (`context_pipe_wide`, for `make synth`).
+pub const CHECK_DESIGNS: &[&str] = &["context_pipe", "context_pipe_wide"];
 
 /// A deliberate defect, for the co-simulation's self-test only (proves a broken RTL fails).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,6 +168,13 @@ fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlE
         "strack_nic" => strack_nic_block(cfg, opts),
         "load_table" => load_table_block(cfg, opts),
         "context_pipe" => Ok(context_pipe_block(cfg, opts)),
+        "context_pipe_wide" => Ok(finish(
+            "context_pipe_wide",
+            &emit(context_pipe::ContextPipeCheck::<
+                { context_pipe::WIDE_RECORD_BITS },
+            >::new(cfg.nic.connections, None)),
+            context_pipe::CHECK_LATENCY,
+        )),
         _ => Err(HdlError::UnknownBlock {
             block: name.to_string(),
             known: BLOCKS.join(", "),
@@ -338,7 +346,7 @@ fn context_pipe_block(cfg: &Config, opts: &Options) -> Block {
         Some(Fault::ContextPipeNoForward(d)) => Some(d),
         _ => None,
     };
-    let raw = emit(context_pipe::ContextPipeCheck::new(
+    let raw = emit(context_pipe::ContextPipeCheck::<32>::new(
         cfg.nic.connections,
         no_forward,
     ));

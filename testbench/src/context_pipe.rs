@@ -45,6 +45,7 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "offered_while_sweeping",
     "offered_on_reset",
     "reset_drops_events",
+    "reset_lets_the_last_stage_finish",
     "reset_during_sweep",
 ];
 
@@ -175,6 +176,9 @@ impl CosimBlock for Block {
             if self.flight.iter().any(Option::is_some) {
                 cov.hit("reset_drops_events");
             }
+            if out.is_some() {
+                cov.hit("reset_lets_the_last_stage_finish");
+            }
             self.flight.iter_mut().for_each(|r| *r = None);
             self.last.clear();
         }
@@ -216,17 +220,16 @@ fn segment(ids: u32) -> impl Strategy<Value = Vec<Cycle>> {
             .boxed()
     };
     // The hot id every `d` cycles, the cycles between carrying other ids or nothing.
-    let hot = (0..ids.min(0x1_0000) as u16, 1usize..=7, 2usize..12).prop_flat_map(
-        move |(hot, d, reps)| {
-            let other = prop_oneof![3 => event(any_id(ids)), 1 => Just(None)].boxed();
-            prop::collection::vec(plain(other), d * reps).prop_map(move |mut v| {
-                for c in v.iter_mut().step_by(d) {
-                    c.event = Some((hot, c.noise as u16));
-                }
-                v
-            })
-        },
-    );
+    let top = (ids - 1).min(0xFFFF) as u16;
+    let hot = (0..=top, 1usize..=7, 2usize..12).prop_flat_map(move |(hot, d, reps)| {
+        let other = prop_oneof![3 => event(any_id(ids)), 1 => Just(None)].boxed();
+        prop::collection::vec(plain(other), d * reps).prop_map(move |mut v| {
+            for c in v.iter_mut().step_by(d) {
+                c.event = Some((hot, c.noise as u16));
+            }
+            v
+        })
+    });
     let mixed = prop::collection::vec(
         plain(prop_oneof![4 => event(any_id(ids)), 1 => Just(None)].boxed()),
         10..80,
@@ -241,13 +244,29 @@ fn segment(ids: u32) -> impl Strategy<Value = Vec<Cycle>> {
             })
             .collect::<Vec<_>>()
     });
-    let reset = (any::<u32>(), prop::bool::ANY).prop_map(|(noise, offer)| {
-        vec![Cycle {
-            reset: true,
-            event: offer.then_some((noise as u16, (noise >> 16) as u16)),
-            noise,
-        }]
-    });
+    // A reset, and half the time a second one before the sweep it started is over.
+    let reset = (
+        any::<u32>(),
+        prop::bool::ANY,
+        prop::option::of(0..ids as usize),
+    )
+        .prop_map(|(noise, offer, again)| {
+            let reset = Cycle {
+                reset: true,
+                event: offer.then_some((noise as u16, (noise >> 16) as u16)),
+                noise,
+            };
+            let mut v = vec![reset.clone()];
+            if let Some(gap) = again {
+                v.extend((0..gap).map(|_| Cycle {
+                    reset: false,
+                    event: offer.then_some((noise as u16, 0)),
+                    noise,
+                }));
+                v.push(reset);
+            }
+            v
+        });
     // A sweep of 1024 ids costs 1024 cycles: at large id counts resets and whole-range passes
     // come about once per 10^4 cycles.
     let (all_weight, reset_weight) = if ids <= 64 { (16, 16) } else { (3, 1) };

@@ -1,0 +1,265 @@
+//! ECP5 block RAM output registers, absorbed after synthesis.
+//!
+//! The context RAMs' read data is registered as it leaves the RAM, before any logic
+//! (`docs/blocks/context_pipe.md`). An ECP5 EBR (`DP16KD`) has that register built in
+//! (`REGMODE = "OUTREG"`), with a clock-to-output of about 1 ns instead of the 5.8 ns of its
+//! unregistered output; in the fabric the same register costs the EBR's slow output plus the
+//! route to a flip-flop, which held a 1403-bit, 78-EBR context pipeline to 107.8 MHz. Yosys 0.23
+//! (the Debian version this project uses) always maps EBRs as `NOREG` and leaves the register in
+//! the fabric, so the flow moves it into the EBR itself, on the netlist Yosys wrote:
+//!
+//! for each `DP16KD` of a memory named `mem_outreg` (the RTL's opt-in:
+//! `hdl::context_ram::ContextRam::with_output_register_in_ebr`; moving the register is a loss
+//! where deep logic follows it, since the EBR's fixed place then sets the route to that logic),
+//! each read port (`WE` tied low) without an output register, whose `OCE` is tied
+//! high and `RST` low, if every output bit that is used drives exactly one flip-flop, on the
+//! port's clock, without enable or set/reset, powering up at 0, those flip-flops are deleted,
+//! their outputs are driven by the EBR's outputs, and the port's `REGMODE` becomes `OUTREG`.
+//! Otherwise the EBR is left alone. The result is the same circuit: one register stage between
+//! the RAM array and the logic, now inside the EBR (its output register powers up at 0, as the
+//! flip-flops did).
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+/// One EBR port that takes its register: the EBR, the port letter, and the flip-flop behind
+/// each used output bit.
+type Absorption = (String, char, Vec<(usize, String)>);
+
+/// Absorb the output registers of the EBRs of module `top` in a Yosys JSON netlist. Returns how
+/// many EBR ports took their register.
+pub fn absorb(netlist: &mut Value, top: &str) -> Result<usize, String> {
+    let module = netlist
+        .get_mut("modules")
+        .and_then(|m| m.get_mut(top))
+        .ok_or_else(|| format!("netlist has no module `{top}`"))?;
+    // Who reads each net bit: cell input pins and the module's output ports.
+    let mut sinks: HashMap<u64, Vec<(String, String)>> = HashMap::new();
+    let mut read_by = |bits: &Value, reader: (String, String)| {
+        for b in bits
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_u64)
+        {
+            sinks.entry(b).or_default().push(reader.clone());
+        }
+    };
+    let cells = module
+        .get("cells")
+        .and_then(Value::as_object)
+        .ok_or("netlist module has no cells")?;
+    for (name, cell) in cells {
+        for (pin, bits) in cell["connections"].as_object().into_iter().flatten() {
+            if cell["port_directions"][pin] == "input" {
+                read_by(bits, (name.clone(), pin.clone()));
+            }
+        }
+    }
+    for (name, port) in module["ports"].as_object().into_iter().flatten() {
+        if port["direction"] == "output" {
+            read_by(&port["bits"], ("<port>".into(), name.clone()));
+        }
+    }
+
+    let mut plan: Vec<Absorption> = Vec::new();
+    for (name, cell) in cells {
+        // Yosys names a memory's EBRs `<path>.<memory>.<i>.<j>`.
+        let opted_in = name.split('.').rev().nth(2) == Some("mem_outreg");
+        if cell["type"] != "DP16KD" || !opted_in {
+            continue;
+        }
+        for side in ['A', 'B'] {
+            if let Some(pairs) = absorbable(cell, side, cells, &sinks) {
+                plan.push((name.clone(), side, pairs));
+            }
+        }
+    }
+
+    let cells = module["cells"]
+        .as_object_mut()
+        .ok_or("netlist module has no cells")?;
+    for (ebr, side, pairs) in &plan {
+        for (k, ff) in pairs {
+            let q = cells[ff]["connections"]["Q"].clone();
+            cells[ebr]["connections"][format!("DO{side}{k}")] = q;
+            cells.remove(ff);
+        }
+        cells[ebr]["parameters"][format!("REGMODE_{side}")] = Value::from("OUTREG");
+    }
+    Ok(plan.len())
+}
+
+/// A tied-off pin: its one bit is the constant `c`.
+fn tied(cell: &Value, pin: &str, c: &str) -> bool {
+    cell["connections"][pin]
+        .as_array()
+        .is_some_and(|b| b.len() == 1 && b[0] == c)
+}
+
+/// The flip-flop each used output bit of `cell`'s port `side` drives, if the port qualifies.
+fn absorbable(
+    cell: &Value,
+    side: char,
+    cells: &serde_json::Map<String, Value>,
+    sinks: &HashMap<u64, Vec<(String, String)>>,
+) -> Option<Vec<(usize, String)>> {
+    let p = |pin: &str| format!("{pin}{side}");
+    let read_only = tied(cell, &p("WE"), "0");
+    if !read_only
+        || cell["parameters"][p("REGMODE_")] != "NOREG"
+        || !tied(cell, &p("OCE"), "1")
+        || !tied(cell, &p("RST"), "0")
+    {
+        return None;
+    }
+    let clock = &cell["connections"][p("CLK")];
+    let mut pairs = Vec::new();
+    for k in 0..18 {
+        let Some(bit) = cell["connections"][format!("DO{side}{k}")]
+            .as_array()
+            .and_then(|b| b.first())
+            .and_then(Value::as_u64)
+        else {
+            continue;
+        };
+        let readers = sinks.get(&bit).map(Vec::as_slice).unwrap_or_default();
+        match readers {
+            [] => continue,
+            [(ff, pin)] if pin == "DI" => {
+                let f = cells.get(ff)?;
+                let prm = &f["parameters"];
+                let plain = f["type"] == "TRELLIS_FF"
+                    && &f["connections"]["CLK"] == clock
+                    && prm["CLKMUX"] == "CLK"
+                    && prm["CEMUX"].as_str().map(str::trim) == Some("1")
+                    && tied(f, "LSR", "0")
+                    && prm["REGSET"] == "RESET";
+                if !plain {
+                    return None;
+                }
+                pairs.push((k, ff.clone()));
+            }
+            _ => return None,
+        }
+    }
+    (!pairs.is_empty()).then_some(pairs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// An EBR whose port B outputs 0 and 1 (bits 10, 11) feed flip-flops `f0`, `f1` (outputs
+    /// 20, 21) on clock bit 2; `tweak` edits the netlist before the pass.
+    fn netlist(tweak: impl FnOnce(&mut Value)) -> Value {
+        let ff = |di: u64, q: u64| {
+            json!({
+                "type": "TRELLIS_FF",
+                "parameters": {"CEMUX": "1 ", "CLKMUX": "CLK", "GSR": "DISABLED",
+                               "LSRMUX": "LSR", "REGSET": "RESET"},
+                "port_directions": {"CLK": "input", "DI": "input", "LSR": "input",
+                                    "Q": "output"},
+                "connections": {"CLK": [2], "DI": [di], "LSR": ["0"], "Q": [q]}
+            })
+        };
+        let mut ebr_conn = json!({"CLKB": [2], "WEB": ["0"], "OCEB": ["1"], "RSTB": ["0"],
+                                  "CLKA": [2], "WEA": [5], "OCEA": ["1"], "RSTA": ["0"]});
+        let mut dirs = json!({"CLKB": "input", "WEB": "input", "OCEB": "input", "RSTB": "input",
+                              "CLKA": "input", "WEA": "input", "OCEA": "input",
+                              "RSTA": "input"});
+        for k in 0..18 {
+            let b = if k < 2 {
+                json!([10 + k])
+            } else {
+                json!([100 + k])
+            };
+            ebr_conn[format!("DOB{k}")] = b;
+            dirs[format!("DOB{k}")] = json!("output");
+        }
+        let mut n = json!({"modules": {"top": {
+            "ports": {"q": {"direction": "output", "bits": [20, 21]}},
+            "cells": {
+                "pipe.ram.mem_outreg.0.0": {"type": "DP16KD",
+                        "parameters": {"REGMODE_A": "NOREG", "REGMODE_B": "NOREG"},
+                        "port_directions": dirs, "connections": ebr_conn},
+                "f0": ff(10, 20),
+                "f1": ff(11, 21)
+            }
+        }}});
+        tweak(&mut n);
+        n
+    }
+
+    /// An edit of the test netlist.
+    type Tweak = fn(&mut Value);
+
+    fn cells(n: &Value) -> &serde_json::Map<String, Value> {
+        n["modules"]["top"]["cells"].as_object().unwrap()
+    }
+
+    #[test]
+    fn plain_output_registers_move_into_the_ebr() {
+        let mut n = netlist(|_| {});
+        assert_eq!(absorb(&mut n, "top"), Ok(1));
+        let c = cells(&n);
+        assert!(!c.contains_key("f0") && !c.contains_key("f1"));
+        let ram = &c["pipe.ram.mem_outreg.0.0"];
+        assert_eq!(ram["parameters"]["REGMODE_B"], "OUTREG");
+        assert_eq!(ram["parameters"]["REGMODE_A"], "NOREG");
+        assert_eq!(ram["connections"]["DOB0"], json!([20]));
+        assert_eq!(ram["connections"]["DOB1"], json!([21]));
+    }
+
+    /// Each way a register differs from the EBR's own leaves the netlist as it was.
+    #[test]
+    fn anything_else_is_left_alone() {
+        let cases: [(&str, Tweak); 8] = [
+            ("a second reader", |n| {
+                n["modules"]["top"]["ports"]["q"]["bits"] = json!([20, 21, 11])
+            }),
+            ("another clock", |n| {
+                n["modules"]["top"]["cells"]["f1"]["connections"]["CLK"] = json!([3])
+            }),
+            ("a clock enable", |n| {
+                n["modules"]["top"]["cells"]["f0"]["parameters"]["CEMUX"] = json!("CE")
+            }),
+            ("a reset", |n| {
+                n["modules"]["top"]["cells"]["f0"]["connections"]["LSR"] = json!([7])
+            }),
+            ("a power-on 1", |n| {
+                n["modules"]["top"]["cells"]["f1"]["parameters"]["REGSET"] = json!("SET")
+            }),
+            ("a written port", |n| {
+                n["modules"]["top"]["cells"]["pipe.ram.mem_outreg.0.0"]["connections"]["WEB"] =
+                    json!([5])
+            }),
+            ("a memory that did not opt in", |n| {
+                let cells = n["modules"]["top"]["cells"].as_object_mut().unwrap();
+                let ram = cells.remove("pipe.ram.mem_outreg.0.0").unwrap();
+                cells.insert("ram.mem.0.0".into(), ram);
+            }),
+            ("a register already", |n| {
+                n["modules"]["top"]["cells"]["pipe.ram.mem_outreg.0.0"]["parameters"]["REGMODE_B"] =
+                    json!("OUTREG")
+            }),
+        ];
+        for (what, tweak) in cases {
+            let mut n = netlist(tweak);
+            let before = n.clone();
+            assert_eq!(absorb(&mut n, "top"), Ok(0), "{what}");
+            assert_eq!(n, before, "{what}");
+        }
+    }
+
+    #[test]
+    fn a_missing_module_is_an_error() {
+        let mut n = netlist(|_| {});
+        assert_eq!(
+            absorb(&mut n, "nope"),
+            Err("netlist has no module `nope`".to_string())
+        );
+    }
+}
