@@ -60,11 +60,6 @@ pub struct ContextLayout {
     pub per_psn_length_bits: u32,
 }
 
-/// `ceil(log2(n))` for n >= 1 (bits to hold the values `0..n`).
-fn bits_for(n: u32) -> u32 {
-    u32::BITS - n.saturating_sub(1).leading_zeros()
-}
-
 /// Bits of an ECP5 EBR port at `depth` rows (DP16KD / PDPW16KD data widths: a pseudo-dual-port
 /// block is 36 bits wide at 512 rows, 18 at 1024, 9 at 2048, 4 at 4096, 2 at 8192, 1 at 16384).
 pub fn ecp5_ebr_width(depth: u32) -> u32 {
@@ -133,11 +128,10 @@ impl Config {
     pub fn nic_context(&self) -> ContextLayout {
         use Side::{Receive, Send};
         let paths = self.entropy_bitmap.max_paths;
-        let pb = bits_for(paths);
+        let pb = self.paths_bits();
         let w = self.sack.rx_window;
-        let mtu = self.network.mtu_bytes;
-        // A packet's length is 1..=MTU.
-        let len_bits = bits_for(mtu + 1);
+        // A packet's length is 1..=MTU, and the MTU is a power of two.
+        let len_bits = self.mtu_log2() + 1;
         // What each field holds: docs/blocks/strack_nic.md, "context layout".
         let fields = [
             (Send, "nic", "open", 1),
@@ -176,7 +170,7 @@ impl Config {
             (Receive, "sack_receiver", "bitmap", w),
             (Receive, "sack_receiver", "bytes_recvd", BYTES_BITS),
             // At most rx_window - 1 packets lie beyond EPSN.
-            (Receive, "sack_receiver", "ooo_count", bits_for(w)),
+            (Receive, "sack_receiver", "ooo_count", self.rx_window_bits()),
             (Receive, "sack_receiver", "lowest_valid", 1),
             (Receive, "sack_receiver", "lowest", PSN_BITS),
             (Receive, "sack_receiver", "coalesce", 32),

@@ -22,10 +22,9 @@
 //! before they are used. (The same scheme as `load_table`'s rows.)
 //!
 //! **The sweep.** At power-on and after `s_reset`, the shell writes the initial record (a
-//! constant of the build) into every record,
-//! one id per cycle; `status_ready` is low meanwhile and events are not taken. A reset drops
-//! the events in S0 to S2 (the one in S3 completes); the sweep overwrites what they would have
-//! written.
+//! constant of the build) into every record, one id per cycle; `status_ready` is low meanwhile
+//! and events are not taken, nor on the reset cycle. A reset drops the events in S1 and S2 (the
+//! one in S3 completes); the sweep overwrites what they would have written.
 //!
 //! **Bad ids.** An id `>= N` passes through with `m_bad` high and writes nothing; its read (at
 //! the id's low bits) is never used. The id compares need no bad-id gating: an id equal to a

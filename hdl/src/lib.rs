@@ -167,14 +167,7 @@ fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlE
         "sack_sender" => sack_sender_block(cfg, opts),
         "strack_nic" => strack_nic_block(cfg, opts),
         "load_table" => load_table_block(cfg, opts),
-        "context_pipe" => Ok(context_pipe_block(cfg, opts)),
-        "context_pipe_wide" => Ok(finish(
-            "context_pipe_wide",
-            &emit(context_pipe::ContextPipeCheck::<
-                { context_pipe::WIDE_RECORD_BITS },
-            >::new(cfg.nic.connections, None)),
-            context_pipe::CHECK_LATENCY,
-        )),
+        "context_pipe" | "context_pipe_wide" => Ok(context_pipe_block(name, cfg, opts)),
         _ => Err(HdlError::UnknownBlock {
             block: name.to_string(),
             known: BLOCKS.join(", "),
@@ -341,16 +334,21 @@ macro_rules! load_table_dispatch {
     };
 }
 
-fn context_pipe_block(cfg: &Config, opts: &Options) -> Block {
+/// The context shell's check designs: a 32-bit record (`context_pipe`) or the default send
+/// record's width (`context_pipe_wide`).
+fn context_pipe_block(name: &str, cfg: &Config, opts: &Options) -> Block {
+    use context_pipe::{ContextPipeCheck as C, WIDE_RECORD_BITS};
     let no_forward = match opts.fault {
         Some(Fault::ContextPipeNoForward(d)) => Some(d),
         _ => None,
     };
-    let raw = emit(context_pipe::ContextPipeCheck::<32>::new(
-        cfg.nic.connections,
-        no_forward,
-    ));
-    finish("context_pipe", &raw, context_pipe::CHECK_LATENCY)
+    let ids = cfg.nic.connections;
+    let raw = if name == "context_pipe_wide" {
+        emit(C::<WIDE_RECORD_BITS>::new(ids, no_forward))
+    } else {
+        emit(C::<32>::new(ids, no_forward))
+    };
+    finish(name, &raw, context_pipe::CHECK_LATENCY)
 }
 
 fn load_table_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
