@@ -6,14 +6,21 @@
 //! the distance between them. What the model does keep is what a user can see of the
 //! context's life:
 //! - **the sweep**: at power-on and after `reset` every record is set to the initial one, one
-//!   id per cycle, so the store is not ready for `ids` cycles (power-on: cycles `0..ids`; a
-//!   reset on cycle `t`: cycles `t + 1..=t + ids`). No event is taken while it is not ready,
-//!   nor on a reset cycle; a reset restarts a sweep under way;
+//!   id per cycle and one cycle more for the last write to land, so the store is not ready
+//!   for `ids + 1` cycles ([`sweep_cycles`]; power-on: cycles `0..=ids`; a reset on cycle `t`:
+//!   cycles `t + 1..=t + ids + 1`). No event is taken while it is not ready, nor on a reset
+//!   cycle; a reset restarts a sweep under way;
 //! - **ids out of range** (`>= ids`): taken, reported bad, nothing read or written.
 //!
 //! The pipelines apply the next-state function a fixed number of cycles after an event is
 //! taken and drop what is still in flight at a reset; that latency is the harness's business
 //! (`testbench::context_pipe`), not the model's.
+
+/// Cycles the store is not ready after power-on or after a reset cycle: one per id, and one
+/// for the last id's write.
+pub fn sweep_cycles(ids: u32) -> u32 {
+    ids + 1
+}
 
 /// The records and the sweep.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,12 +46,12 @@ pub enum Taken<R> {
 }
 
 impl<R: Clone> ContextStore<R> {
-    /// `ids` records, all `init` once the power-on sweep (`ids` cycles) is over.
+    /// `ids` records, all `init` once the power-on sweep ([`sweep_cycles`]) is over.
     pub fn new(ids: u32, init: R) -> Self {
         ContextStore {
             records: vec![init.clone(); ids as usize],
             init,
-            sweep_left: ids,
+            sweep_left: sweep_cycles(ids),
         }
     }
 
@@ -81,7 +88,7 @@ impl<R: Clone> ContextStore<R> {
         if reset {
             // Whatever the sweep writes, it writes before any event can be taken again.
             self.records.iter_mut().for_each(|r| *r = self.init.clone());
-            self.sweep_left = self.ids();
+            self.sweep_left = sweep_cycles(self.ids());
         } else {
             self.sweep_left = self.sweep_left.saturating_sub(1);
         }
@@ -107,7 +114,7 @@ mod tests {
     fn the_store_sweeps_at_power_on_and_after_a_reset() {
         let mut s = ContextStore::new(4, 7u32);
         let f = |r: &u32| r + 1;
-        for _ in 0..4 {
+        for _ in 0..5 {
             assert!(!s.ready());
             assert_eq!(s.step(false, Some((0, &f))), Taken::No);
         }
@@ -119,9 +126,9 @@ mod tests {
                 after: 8
             }
         );
-        // A reset cycle takes nothing; the store is ready again ids + 1 cycles after it.
+        // A reset cycle takes nothing; the store is ready again ids + 2 cycles after it.
         assert_eq!(s.step(true, Some((2, &f))), Taken::No);
-        for _ in 0..4 {
+        for _ in 0..5 {
             assert_eq!(s.step(false, Some((2, &f))), Taken::No);
         }
         assert_eq!(s.record(2), Some(&7));
@@ -131,7 +138,7 @@ mod tests {
     #[test]
     fn out_of_range_ids_touch_nothing() {
         let mut s = ContextStore::new(2, 0u32);
-        for _ in 0..2 {
+        for _ in 0..3 {
             s.step(false, None);
         }
         let f = |r: &u32| r + 1;

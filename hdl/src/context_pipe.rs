@@ -23,8 +23,10 @@
 //!
 //! **The sweep.** At power-on and after `s_reset`, the shell writes the initial record (a
 //! constant of the build) into every record, one id per cycle; `status_ready` is low meanwhile
-//! and events are not taken, nor on the reset cycle. A reset drops the events in S1 and S2 (the
-//! one in S3 completes); the sweep overwrites what they would have written.
+//! and one cycle more (the sweep's last write leaves the write registers as the first event
+//! could read), and events are not taken on the reset cycle either: `N + 1` cycles in all. A
+//! reset drops the events in S1 and S2 (the one in S3 completes); the sweep overwrites what
+//! they would have written.
 //!
 //! **Bad ids.** An id `>= N` passes through with `m_bad` high and writes nothing; its read (at
 //! the id's low bits) is never used. The id compares need no bad-id gating: an id equal to a
@@ -59,6 +61,10 @@ pub struct ContextPipe<const D: usize, const E: usize> {
     pub m_valid: Signal<Out, Bit>,
     /// Its id was out of range (`m_record` is then meaningless and `s_next` is not written).
     pub m_bad: Signal<Out, Bit>,
+    /// `m_valid & !m_bad` from a register of its own: `s_next` is written. (What gates wide
+    /// outputs: a select made of two registers by a LUT, fanned out to thousands of pins, cost
+    /// the check design 7 MHz on one seed.)
+    pub m_write: Signal<Out, Bit>,
     pub m_id: Signal<Out, Bits<16>>,
     pub m_event: Signal<Out, Bits<E>>,
     /// Its id's record as the events before it left it.
@@ -79,10 +85,13 @@ pub struct ContextPipe<const D: usize, const E: usize> {
     cfg_fwd: Constant<Bits<4>>,
 
     ram: ContextRam<D>,
+    /// A register, not the next-state logic around it, selects the write registers' inputs:
+    /// at 1403 bits its fan-out is most of a cycle's routing.
     sweeping: InitDff<Bit>,
+    /// The cycle after the sweep's last id: its write is still in the write registers.
+    sweep_tail: InitDff<Bit>,
     sweep_id: DFF<Bits<16>>,
-    /// `sweep_id == N - 1`, registered: whether the sweep goes on is then one LUT, and it
-    /// selects the write registers' inputs (1400 and more of them at the NIC's widths).
+    /// `sweep_id == N - 1`, registered.
     sweep_last: InitDff<Bit>,
 
     // `pN_*`: an event entering stage N.
@@ -102,6 +111,7 @@ pub struct ContextPipe<const D: usize, const E: usize> {
     p2_eq4: DFF<Bit>,
     p3_valid: DFF<Bit>,
     p3_bad: DFF<Bit>,
+    p3_write: DFF<Bit>,
     p3_id: DFF<Bits<16>>,
     p3_event: DFF<Bits<E>>,
     p3_base: DFF<Bits<D>>,
@@ -140,6 +150,7 @@ impl<const D: usize, const E: usize> ContextPipe<D, E> {
             s_event: Default::default(),
             m_valid: Default::default(),
             m_bad: Default::default(),
+            m_write: Default::default(),
             m_id: Default::default(),
             m_event: Default::default(),
             m_record: Default::default(),
@@ -150,6 +161,7 @@ impl<const D: usize, const E: usize> ContextPipe<D, E> {
             cfg_fwd: Constant::new(bits(fwd)),
             ram: ContextRam::new(ids as usize).with_output_register_in_ebr(),
             sweeping: InitDff::new(true),
+            sweep_tail: InitDff::new(true),
             sweep_id: Default::default(),
             sweep_last: InitDff::new(ids == 1),
             p1_valid: Default::default(),
@@ -167,6 +179,7 @@ impl<const D: usize, const E: usize> ContextPipe<D, E> {
             p2_eq4: Default::default(),
             p3_valid: Default::default(),
             p3_bad: Default::default(),
+            p3_write: Default::default(),
             p3_id: Default::default(),
             p3_event: Default::default(),
             p3_base: Default::default(),
@@ -191,13 +204,13 @@ impl<const D: usize, const E: usize> Logic for ContextPipe<D, E> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, sweeping, sweep_id, sweep_last, p1_valid, p1_bad, p1_id, p1_event,
-            p2_valid, p2_bad, p2_id, p2_event, p2_raw, p2_eq1, p2_eq2, p2_eq3, p2_eq4, p3_valid,
-            p3_bad, p3_id, p3_event, p3_base, p3_hit1, fwd0_valid, fwd0_id, fwd0_rec, fwd1_valid,
-            fwd1_id, fwd1_rec, fwd2_rec, wr_en, wr_id, wr_rec
+            self, clock, sweeping, sweep_tail, sweep_id, sweep_last, p1_valid, p1_bad, p1_id,
+            p1_event, p2_valid, p2_bad, p2_id, p2_event, p2_raw, p2_eq1, p2_eq2, p2_eq3, p2_eq4,
+            p3_valid, p3_bad, p3_write, p3_id, p3_event, p3_base, p3_hit1, fwd0_valid, fwd0_id,
+            fwd0_rec, fwd1_valid, fwd1_id, fwd1_rec, fwd2_rec, wr_en, wr_id, wr_rec
         );
         self.ram.clock.next = self.clock.val();
-        self.status_ready.next = !self.sweeping.q.val();
+        self.status_ready.next = !self.sweeping.q.val() & !self.sweep_tail.q.val();
 
         // ---- The sweep: one record per cycle; a reset (re)starts it.
         self.sweep_id.d.next = self.sweep_id.q.val();
@@ -213,9 +226,13 @@ impl<const D: usize, const E: usize> Logic for ContextPipe<D, E> {
             self.sweep_id.d.next = 0.into();
         }
         self.sweep_last.d.next = self.sweep_id.d.val() == self.cfg_last.val();
+        self.sweep_tail.d.next = self.sweeping.q.val();
 
         // ---- S0: take the event, read its record.
-        self.take.next = self.s_valid.val() & !self.sweeping.q.val() & !self.s_reset.val();
+        self.take.next = self.s_valid.val()
+            & !self.sweeping.q.val()
+            & !self.sweep_tail.q.val()
+            & !self.s_reset.val();
         self.ram.read_address.next = self.s_id.val();
         self.p1_valid.d.next = self.take.val();
         self.p1_bad.d.next = self.s_id.val() > self.cfg_last.val();
@@ -254,6 +271,7 @@ impl<const D: usize, const E: usize> Logic for ContextPipe<D, E> {
         }
         self.p3_valid.d.next = self.p2_valid.q.val() & !self.s_reset.val();
         self.p3_bad.d.next = self.p2_bad.q.val();
+        self.p3_write.d.next = self.p2_valid.q.val() & !self.p2_bad.q.val() & !self.s_reset.val();
         self.p3_id.d.next = self.p2_id.q.val();
         self.p3_event.d.next = self.p2_event.q.val();
         self.p3_base.d.next = self.base.val();
@@ -262,6 +280,7 @@ impl<const D: usize, const E: usize> Logic for ContextPipe<D, E> {
         // ---- S3 (the loop): the event right ahead's record if it had this id.
         self.m_valid.next = self.p3_valid.q.val();
         self.m_bad.next = self.p3_bad.q.val();
+        self.m_write.next = self.p3_write.q.val();
         self.m_id.next = self.p3_id.q.val();
         self.m_event.next = self.p3_event.q.val();
         self.m_record.next = self.p3_base.q.val();
@@ -278,16 +297,16 @@ impl<const D: usize, const E: usize> Logic for ContextPipe<D, E> {
         self.fwd1_rec.d.next = self.fwd0_rec.q.val();
         self.fwd2_rec.d.next = self.fwd1_rec.q.val();
 
-        // ---- The write, a cycle after S3 (what fwd0 gets, or the sweep's next record),
-        // from registers: no logic between them and the RAM's pins.
-        // A bad id must not write: its low bits are another id's record. (On a reset the sweep's
-        // write below takes the port.)
-        self.wr_en.d.next = self.p3_valid.q.val() & !self.p3_bad.q.val();
+        // ---- The write, a cycle after S3 (what fwd0 gets, or the sweep's record), from
+        // registers: no logic between them and the RAM's pins. A bad id must not write: its
+        // low bits are another id's record. The sweep writes id k a cycle after `sweep_id`
+        // holds k; on the reset cycle the event in S3 still writes (the sweep overwrites it).
+        self.wr_en.d.next = self.p3_write.q.val();
         self.wr_id.d.next = self.p3_id.q.val();
         self.wr_rec.d.next = self.s_next.val();
-        if self.sweeping.d.val() {
+        if self.sweeping.q.val() {
             self.wr_en.d.next = true;
-            self.wr_id.d.next = self.sweep_id.d.val();
+            self.wr_id.d.next = self.sweep_id.q.val();
             self.wr_rec.d.next = self.cfg_init.val();
         }
         self.ram.write_address.next = self.wr_id.q.val();
@@ -418,10 +437,10 @@ impl<const D: usize> Logic for ContextPipeCheck<D> {
         if self.pipe.m_valid.val() {
             self.out_id.d.next = self.pipe.m_id.val();
             self.out_data.d.next = self.pipe.m_event.val();
-            if !self.pipe.m_bad.val() {
-                self.out_before.d.next = self.pipe.m_record.val();
-                self.out_after.d.next = self.next.val();
-            }
+        }
+        if self.pipe.m_write.val() {
+            self.out_before.d.next = self.pipe.m_record.val();
+            self.out_after.d.next = self.next.val();
         }
         self.m_valid.next = self.out_valid.q.val();
         self.m_bad.next = self.out_bad.q.val();

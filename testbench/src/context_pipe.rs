@@ -208,7 +208,7 @@ fn event(id: impl Strategy<Value = u16>) -> impl Strategy<Value = Option<(u16, u
 }
 
 /// One stretch of traffic: a hot id at a fixed distance, mixed ids with idle cycles, the whole
-/// id range in turn, or a reset (rare at large id counts, where a sweep takes `ids` cycles).
+/// id range in turn, or a reset (rare at large id counts, where a sweep takes `ids + 1` cycles).
 fn segment(ids: u32) -> impl Strategy<Value = Vec<Cycle>> {
     let plain = |e: BoxedStrategy<Option<(u16, u16)>>| {
         (e, any::<u32>())
@@ -267,7 +267,7 @@ fn segment(ids: u32) -> impl Strategy<Value = Vec<Cycle>> {
             }
             v
         });
-    // A sweep of 1024 ids costs 1024 cycles: at large id counts resets and whole-range passes
+    // A sweep of 1024 ids costs 1025 cycles: at large id counts resets and whole-range passes
     // come about once per 10^4 cycles.
     let (all_weight, reset_weight) = if ids <= 64 { (16, 16) } else { (3, 1) };
     prop_oneof![
