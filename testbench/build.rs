@@ -370,6 +370,9 @@ fn cxx() -> cc::Build {
         .flag_if_supported("-Wno-shadow")
         .flag_if_supported("-faligned-new")
         .warnings(false)
+        // No debug info: it made the generated C++ a third slower to compile, and a failing
+        // co-sim is read in its VCD, not in a debugger.
+        .debug(false)
         .opt_level(2);
     b
 }
