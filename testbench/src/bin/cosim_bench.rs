@@ -8,17 +8,19 @@ use std::time::Instant;
 use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
 use testbench::configs::{
-    load_table_4x4_config, load_table_64x16_config, load_table_8x10_config, small_config,
-    small_cwnd_config, small_nic_config, small_sack_config, SACK_INITIAL_PSN,
+    context_pipe_small_config, load_table_4x4_config, load_table_64x16_config,
+    load_table_8x10_config, small_config, small_cwnd_config, small_nic_config, small_sack_config,
+    SACK_INITIAL_PSN,
 };
 use testbench::designs::{
-    CwndUnitDefault, CwndUnitSmall, EntropyBitmapDefault, EntropyBitmapSmall, SackReceiverDefault,
-    SackReceiverSmall, SackSenderDefault, SackSenderSmall, StrackNicDefault, StrackNicSmall,
+    ContextPipeDefault, ContextPipeSmall, CwndUnitDefault, CwndUnitSmall, EntropyBitmapDefault,
+    EntropyBitmapSmall, SackReceiverDefault, SackReceiverSmall, SackSenderDefault, SackSenderSmall,
+    StrackNicDefault, StrackNicSmall,
 };
 use testbench::designs::{LoadTable4x4, LoadTable64x16, LoadTable8x10, LoadTableDefault};
 use testbench::{
-    cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, resolved_stimulus, run, run_bare,
-    run_model, sack_receiver, sack_sender, strack_nic, CosimBlock, Dut,
+    context_pipe, cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, resolved_stimulus, run,
+    run_bare, run_model, sack_receiver, sack_sender, strack_nic, CosimBlock, Dut,
 };
 
 struct Row {
@@ -113,12 +115,29 @@ fn lt<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: u
     measure(design, make, || load_table::Block::new(cfg), &stim)
 }
 
+fn cp<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
+    let stim = fixed_stimulus(context_pipe::stimulus(cfg, 5_000..15_000), cycles, 7);
+    measure(design, make, || context_pipe::Block::new(cfg), &stim)
+}
+
 fn main() {
     let cycles: usize = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(2_000_000);
     let rows = [
+        cp(
+            "context_pipe_default",
+            ContextPipeDefault::new,
+            &Config::default(),
+            cycles,
+        ),
+        cp(
+            "context_pipe_small",
+            ContextPipeSmall::new,
+            &context_pipe_small_config(),
+            cycles,
+        ),
         eb(
             "entropy_bitmap_default",
             EntropyBitmapDefault::new,
