@@ -47,6 +47,7 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "reset_drops_events",
     "reset_lets_the_last_stage_finish",
     "reset_during_sweep",
+    "last_id_on_the_first_ready_cycle",
 ];
 
 /// The result of one cycle on the output ports.
@@ -68,6 +69,8 @@ pub struct Block {
     /// Cycle of the last taken event on each id since the last reset.
     last: HashMap<u16, u64>,
     cycle: u64,
+    /// The store was ready on the cycle before.
+    was_ready: bool,
 }
 
 impl Block {
@@ -77,6 +80,7 @@ impl Block {
             flight: (1..LATENCY).map(|_| None).collect(),
             last: HashMap::new(),
             cycle: 0,
+            was_ready: false,
         }
     }
 }
@@ -144,6 +148,14 @@ impl CosimBlock for Block {
         if c.reset && !ready {
             cov.hit("reset_during_sweep");
         }
+        // The sweep's last write lands on the cycle before the first event can be read: an
+        // event on that id then is the one a shell ready a cycle early would get wrong.
+        if let (Some((id, _)), false, true, false) = (c.event, c.reset, ready, self.was_ready) {
+            if u32::from(id) + 1 == self.model.ids() {
+                cov.hit("last_id_on_the_first_ready_cycle");
+            }
+        }
+        self.was_ready = ready;
         let f = |id: u16, data: u16| move |r: &u32| check_next(u32::from(id), data, *r);
         let taken = match c.event {
             Some((id, data)) => self
@@ -244,13 +256,14 @@ fn segment(ids: u32) -> impl Strategy<Value = Vec<Cycle>> {
             })
             .collect::<Vec<_>>()
     });
-    // A reset, and half the time a second one before the sweep it started is over.
+    // A reset, and half the time a second one before the sweep it started is over; then the
+    // last id offered on the first cycle the sweep lets it in.
     let reset = (
         any::<u32>(),
         prop::bool::ANY,
         prop::option::of(0..ids as usize),
     )
-        .prop_map(|(noise, offer, again)| {
+        .prop_map(move |(noise, offer, again)| {
             let reset = Cycle {
                 reset: true,
                 event: offer.then_some((noise as u16, (noise >> 16) as u16)),
@@ -265,6 +278,16 @@ fn segment(ids: u32) -> impl Strategy<Value = Vec<Cycle>> {
                 }));
                 v.push(reset);
             }
+            v.extend((0..=ids).map(|_| Cycle {
+                reset: false,
+                event: offer.then_some((noise as u16, 0)),
+                noise,
+            }));
+            v.push(Cycle {
+                reset: false,
+                event: Some(((ids - 1) as u16, (noise >> 16) as u16)),
+                noise,
+            });
             v
         });
     // A sweep of 1024 ids costs 1025 cycles: at large id counts resets and whole-range passes
