@@ -526,19 +526,23 @@ fn report_cmd(
     };
     let blocks = match blocks {
         None => Vec::new(),
-        // Every core, and the context shell at the NIC's send-record width.
+        // Every core, the NIC's pipelines being built, and the context shell at the NIC's
+        // send-record width.
         Some(b) if b.is_empty() => hdl::BLOCKS
             .iter()
+            .chain(hdl::NIC_PIPELINES)
             .chain(&["context_pipe_wide"])
             .map(|b| b.to_string())
             .collect(),
         Some(blocks) => {
             for b in &blocks {
-                if !hdl::BLOCKS.contains(&b.as_str()) && !hdl::CHECK_DESIGNS.contains(&b.as_str()) {
+                let known = |l: &[&str]| l.contains(&b.as_str());
+                if !known(hdl::BLOCKS) && !known(hdl::NIC_PIPELINES) && !known(hdl::CHECK_DESIGNS) {
                     return Err(format!(
                         "--blocks: unknown block `{b}` (known: {})",
                         hdl::BLOCKS
                             .iter()
+                            .chain(hdl::NIC_PIPELINES)
                             .chain(hdl::CHECK_DESIGNS)
                             .copied()
                             .collect::<Vec<_>>()

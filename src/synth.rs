@@ -262,12 +262,11 @@ pub fn run(
 ) -> Result<Vec<Row>, String> {
     let gen = opts.out.join("verilog");
     let mut blocks = crate::write_verilog(cfg, &gen)?;
-    // Check designs asked for (the context shell) are written beside the cores.
-    for name in opts
-        .blocks
-        .iter()
-        .filter(|n| hdl::CHECK_DESIGNS.contains(&n.as_str()))
-    {
+    // Check designs (the context shell) and the NIC's pipelines asked for are written beside
+    // the cores.
+    for name in opts.blocks.iter().filter(|n| {
+        hdl::CHECK_DESIGNS.contains(&n.as_str()) || hdl::NIC_PIPELINES.contains(&n.as_str())
+    }) {
         let b = hdl::generate(name, cfg, &hdl::Options::default()).map_err(|e| e.to_string())?;
         let path = gen.join(format!("{name}.v"));
         std::fs::write(&path, &b.verilog)

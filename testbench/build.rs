@@ -251,6 +251,48 @@ const DESIGNS: &[Design] = &[
         fault: Some(Fault::EntropyBitmapBitSense),
         initial_psn: SACK_INITIAL_PSN,
     },
+    Design {
+        name: "nic_rx_default",
+        block: "nic_rx",
+        config: Config::default,
+        fault: None,
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_rx_small",
+        block: "nic_rx",
+        config: nic_rx_small_config,
+        fault: None,
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_rx_no_forward_1",
+        block: "nic_rx",
+        config: nic_rx_small_config,
+        fault: Some(Fault::ContextPipeNoForward(1)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_rx_no_forward_2",
+        block: "nic_rx",
+        config: nic_rx_small_config,
+        fault: Some(Fault::ContextPipeNoForward(2)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_rx_no_forward_3",
+        block: "nic_rx",
+        config: nic_rx_small_config,
+        fault: Some(Fault::ContextPipeNoForward(3)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_rx_no_forward_4",
+        block: "nic_rx",
+        config: nic_rx_small_config,
+        fault: Some(Fault::ContextPipeNoForward(4)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
 ];
 
 const VL_INCLUDE: &str = "/usr/share/verilator/include";

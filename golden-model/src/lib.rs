@@ -14,6 +14,7 @@
 //! | [`loopback`] | two NICs over a model link | - |
 //! | [`load_table`] | `load-table.md` section 1 | MLCC Section IV-A, Fig. 5 |
 //! | [`context_pipe`] (per-connection context: records, sweep, bad ids) | - | - |
+//! | [`nic_rx`] (the multi-connection NIC's receive side: N receivers, opens) | section 3 (receiver) | Section 3.3.1 |
 //! | [`load_table::lazy`], [`load_table::frame`] (the P4 variants: epoch-tagged slots, whole frames) | `load-table.md` section 1, `docs/wire-format.md` | - |
 //! | [`scheduler`] | `load-table.md` section 2 | MLCC Algorithms 1, 2, Fig. 6 |
 
@@ -23,6 +24,7 @@ pub mod entropy_bitmap;
 pub mod fixed;
 pub mod load_table;
 pub mod loopback;
+pub mod nic_rx;
 pub mod rng;
 pub mod sack_receiver;
 pub mod sack_sender;

@@ -13,6 +13,7 @@ pub mod entropy_bitmap;
 mod gate;
 pub mod init_dff;
 pub mod load_table;
+pub mod nic_rx;
 pub mod sack_receiver;
 pub mod sack_sender;
 pub mod seq;
@@ -31,6 +32,11 @@ pub const BLOCKS: &[&str] = &[
     "strack_nic",
     "load_table",
 ];
+
+/// The multi-connection NIC's pipelines, being built (`docs/blocks/strack_nic.md`, "The
+/// multi-connection NIC"): generated, co-simulated and timed on their own; `strackgen verilog`
+/// writes them once the NIC composes them.
+pub const NIC_PIPELINES: &[&str] = &["nic_rx"];
 
 /// Designs generated only to check a shared part (not cores a user deploys): the NIC's context
 /// shell around a check function (`context_pipe::ContextPipeCheck`) at `nic.connections` ids,
@@ -63,8 +69,8 @@ pub enum Fault {
     /// `load_table`: the read-modify-write forwarding is off (back-to-back packets on one link
     /// read a stale row).
     LoadTableNoForward,
-    /// `context_pipe`: the forwarding at this distance (1..=4 cycles between two events on one
-    /// id) is off.
+    /// `context_pipe` and the NIC's pipelines on it (`nic_rx`): the shell's forwarding at this
+    /// distance (1..=4 cycles between two events on one id) is off.
     ContextPipeNoForward(u32),
 }
 
@@ -168,6 +174,7 @@ fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlE
         "strack_nic" => strack_nic_block(cfg, opts),
         "load_table" => load_table_block(cfg, opts),
         "context_pipe" | "context_pipe_wide" => Ok(context_pipe_block(name, cfg, opts)),
+        "nic_rx" => nic_rx_block(cfg, opts),
         _ => Err(HdlError::UnknownBlock {
             block: name.to_string(),
             known: BLOCKS.join(", "),
@@ -292,6 +299,29 @@ fn sack_receiver_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> 
     }
     let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);
     sack_block("sack_receiver", cfg, opts, sack_receiver::LATENCY, || {
+        sack_dispatch!(w, sb, make)
+    })
+}
+
+fn nic_rx_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
+    let (mtu, coalesce) = (cfg.network.mtu_bytes, cfg.sack.ack_coalesce_bytes);
+    let (conns, psn) = (cfg.nic.connections, opts.initial_psn);
+    let no_forward = match opts.fault {
+        Some(Fault::ContextPipeNoForward(d)) => Some(d),
+        _ => None,
+    };
+    macro_rules! make {
+        ($W:literal, $SB:literal) => {
+            emit(nic_rx::NicRxRtl::<
+                $W,
+                $SB,
+                { ($W as usize).trailing_zeros() as usize },
+                { nic_rx::record_bits($W) },
+            >::new(conns, mtu, coalesce, psn, no_forward))
+        };
+    }
+    let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);
+    sack_block("nic_rx", cfg, opts, nic_rx::LATENCY, || {
         sack_dispatch!(w, sb, make)
     })
 }

@@ -101,3 +101,11 @@ pub fn context_pipe_small_config() -> strack_config::Config {
     c.nic.connections = 4;
     c
 }
+
+/// The NIC receive side's small design: the small SACK design (window 32, segment 8) at 4
+/// connections, so consecutive packets share a connection constantly and a sweep is short.
+pub fn nic_rx_small_config() -> strack_config::Config {
+    let mut c = small_sack_config();
+    c.nic.connections = 4;
+    c
+}

@@ -9,18 +9,18 @@ use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
 use testbench::configs::{
     context_pipe_small_config, load_table_4x4_config, load_table_64x16_config,
-    load_table_8x10_config, small_config, small_cwnd_config, small_nic_config, small_sack_config,
-    SACK_INITIAL_PSN,
+    load_table_8x10_config, nic_rx_small_config, small_config, small_cwnd_config, small_nic_config,
+    small_sack_config, SACK_INITIAL_PSN,
 };
 use testbench::designs::{
     ContextPipeDefault, ContextPipeSmall, CwndUnitDefault, CwndUnitSmall, EntropyBitmapDefault,
-    EntropyBitmapSmall, SackReceiverDefault, SackReceiverSmall, SackSenderDefault, SackSenderSmall,
-    StrackNicDefault, StrackNicSmall,
+    EntropyBitmapSmall, NicRxDefault, NicRxSmall, SackReceiverDefault, SackReceiverSmall,
+    SackSenderDefault, SackSenderSmall, StrackNicDefault, StrackNicSmall,
 };
 use testbench::designs::{LoadTable4x4, LoadTable64x16, LoadTable8x10, LoadTableDefault};
 use testbench::{
-    context_pipe, cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, resolved_stimulus, run,
-    run_bare, run_model, sack_receiver, sack_sender, strack_nic, CosimBlock, Dut,
+    context_pipe, cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, nic_rx, resolved_stimulus,
+    run, run_bare, run_model, sack_receiver, sack_sender, strack_nic, CosimBlock, Dut,
 };
 
 struct Row {
@@ -120,6 +120,17 @@ fn cp<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: u
     measure(design, make, || context_pipe::Block::new(cfg), &stim)
 }
 
+fn nrx<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
+    let mut stim = nic_rx::generate(cfg, SACK_INITIAL_PSN, 7, cycles);
+    stim.truncate(cycles);
+    measure(
+        design,
+        make,
+        || nic_rx::Block::new(cfg, SACK_INITIAL_PSN),
+        &stim,
+    )
+}
+
 fn main() {
     let cycles: usize = std::env::args()
         .nth(1)
@@ -136,6 +147,18 @@ fn main() {
             "context_pipe_small",
             ContextPipeSmall::new,
             &context_pipe_small_config(),
+            cycles,
+        ),
+        nrx(
+            "nic_rx_default",
+            NicRxDefault::new,
+            &Config::default(),
+            cycles,
+        ),
+        nrx(
+            "nic_rx_small",
+            NicRxSmall::new,
+            &nic_rx_small_config(),
             cycles,
         ),
         eb(
