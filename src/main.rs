@@ -14,6 +14,7 @@ use strack_config::Config;
 
 mod outreg;
 mod synth;
+mod xilinx;
 
 #[derive(Parser)]
 #[command(
@@ -55,8 +56,9 @@ enum Cmd {
         /// Output directory: netlists, logs, timing.json and timing.md.
         #[arg(long, default_value = "target/report")]
         out: PathBuf,
-        /// Only these blocks, comma-separated (default: every block, and `context_pipe_wide`,
-        /// the context shell at the NIC's send-record width; `context_pipe` may be named too).
+        /// Only these blocks, comma-separated (default: every block, the NIC's pipelines
+        /// (`nic_rx`), and `context_pipe_wide`, the context shell at the NIC's send-record
+        /// width; `context_pipe` may be named too).
         #[arg(long, value_delimiter = ',')]
         blocks: Vec<String>,
         /// Leave out the ECP5 board top (fpga/ecp5_evn).
@@ -83,6 +85,11 @@ enum Cmd {
         /// 0: no limit.
         #[arg(long, default_value_t = 0)]
         pnr_budget_mins: u64,
+        /// Instead of the ECP5 flow: Yosys synth_xilinx for an UltraScale+ part, resource
+        /// counts only (LUT, LUTRAM, FF, BRAM, DSP; no place and route), into xilinx.json and
+        /// xilinx.md (default blocks: the NIC's pipelines and `context_pipe_wide`).
+        #[arg(long, conflicts_with_all = ["top_only", "top_config"])]
+        xilinx: bool,
     },
     /// Generate the P4_16 program of the switch load table for Tofino (TNA) or BMv2 (v1model)
     /// into DIR/load_table_<target>.p4 (p4/README.md).
@@ -310,6 +317,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             config,
             out,
             blocks,
+            xilinx: true,
+            ..
+        } => xilinx_cmd(config.as_ref(), out, blocks),
+        Cmd::Report {
+            config,
+            out,
+            blocks,
             no_top,
             top_only,
             top_config,
@@ -317,6 +331,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             progress_secs,
             jobs,
             pnr_budget_mins,
+            xilinx: false,
         } => report_cmd(
             config.as_ref(),
             out,
@@ -503,6 +518,60 @@ fn write_verilog(cfg: &Config, out: &std::path::Path) -> Result<Vec<hdl::Block>,
         &serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?,
     )?;
     Ok(blocks)
+}
+
+/// `report --xilinx`: UltraScale+ resource counts (src/xilinx.rs).
+fn xilinx_cmd(
+    config: Option<&PathBuf>,
+    out: PathBuf,
+    blocks: Vec<String>,
+) -> Result<ExitCode, String> {
+    let cfg = load_config(config)?;
+    let config_name = config
+        .and_then(|p| p.file_stem())
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "built-in default".into());
+    let blocks = if blocks.is_empty() {
+        hdl::NIC_PIPELINES
+            .iter()
+            .chain(&["context_pipe_wide"])
+            .map(|b| b.to_string())
+            .collect()
+    } else {
+        blocks
+    };
+    let known: Vec<&str> = hdl::BLOCKS
+        .iter()
+        .chain(hdl::NIC_PIPELINES)
+        .chain(hdl::CHECK_DESIGNS)
+        .copied()
+        .collect();
+    if let Some(b) = blocks.iter().find(|b| !known.contains(&b.as_str())) {
+        return Err(format!(
+            "--blocks: unknown block `{b}` (known: {})",
+            known.join(", ")
+        ));
+    }
+    let yosys = synth::Tools::find()?.yosys;
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let rows = xilinx::run(&cfg, &config_name, &blocks, &out, &yosys)?;
+    let md = xilinx::markdown(&rows);
+    print!("{md}");
+    let write = |name: &str, text: &str| {
+        let p = out.join(name);
+        std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
+    };
+    write("xilinx.md", &md)?;
+    write(
+        "xilinx.json",
+        &serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?,
+    )?;
+    println!(
+        "\n{} and {} written",
+        out.join("xilinx.json").display(),
+        out.join("xilinx.md").display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn report_cmd(

@@ -541,3 +541,34 @@ fn report_refuses_unknown_blocks_and_names_the_choices() {
         "the error lists the known blocks: {e}"
     );
 }
+
+/// `report --xilinx`: Yosys synth_xilinx on a small design, the counts in the table and the
+/// JSON; the per-connection records land in block RAM, not in flip-flops.
+#[test]
+fn xilinx_report_counts_the_context_shell() {
+    let out = std::env::temp_dir().join(format!("strackgen-xilinx-{}", std::process::id()));
+    let run = Command::new(env!("CARGO_BIN_EXE_strackgen"))
+        .args(["report", "--xilinx", "--blocks", "context_pipe", "--out"])
+        .arg(&out)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        run.status.success(),
+        "strackgen report --xilinx fails:\n{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        stdout.contains("| context_pipe | built-in default | 1024 |"),
+        "{stdout}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("xilinx.json")).unwrap()).unwrap();
+    let row = &json[0];
+    assert!(row["bram36"].as_f64().unwrap() >= 1.0, "{row}");
+    // 1024 records of 32 bits in flip-flops would be 32,768 of them.
+    assert!(row["ff"].as_u64().unwrap() < 2_000, "{row}");
+    assert!(row["lut"].as_u64().unwrap() > 0, "{row}");
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -5,11 +5,11 @@ use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
 use testbench::configs::SACK_INITIAL_PSN;
 use testbench::designs::{
-    CwndUnitDefault, EntropyBitmapDefault, LoadTableDefault, SackReceiverDefault,
+    CwndUnitDefault, EntropyBitmapDefault, LoadTableDefault, NicRxDefault, SackReceiverDefault,
     SackSenderDefault, StrackNicDefault,
 };
 use testbench::{
-    cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, run, sack_receiver, sack_sender,
+    cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, nic_rx, run, sack_receiver, sack_sender,
     strack_nic, CosimBlock, Dut,
 };
 
@@ -88,6 +88,18 @@ fn main() -> std::process::ExitCode {
         ),
         SackReceiverDefault::new,
         || sack_receiver::Block::new(&cfg, SACK_INITIAL_PSN),
+        &stim,
+    ) && ok;
+    let mut stim = nic_rx::generate(&cfg, SACK_INITIAL_PSN, 1, cycles);
+    stim.truncate(cycles);
+    let ok = show(
+        &format!(
+            "nic_rx (the multi-connection NIC's receive side: {} connections' receivers in \
+             block RAM, one event per clock for any connection ids)",
+            cfg.nic.connections
+        ),
+        NicRxDefault::new,
+        || nic_rx::Block::new(&cfg, SACK_INITIAL_PSN),
         &stim,
     ) && ok;
     let stim = sack_sender::stream(&cfg, sack_sender::demo_mix(1, cycles));
