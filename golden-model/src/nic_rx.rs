@@ -12,7 +12,7 @@
 //! The model knows nothing of RAM or forwarding; the harness adds the pipeline's latency.
 
 use crate::context_pipe::{ContextStore, Taken};
-use crate::sack_receiver::{DataPkt, Out as RxOut, Params, SackReceiver, Verdict};
+use crate::sack_receiver::{DataPkt, Out as RxOut, Params, SackReceiver};
 use crate::seq::PSN_MASK;
 use strack_config::Config;
 
@@ -60,14 +60,7 @@ pub struct Out {
 /// refused.
 pub fn verdict_code(k: &Kind) -> u8 {
     match k {
-        Kind::Packet(o) => match o.verdict {
-            Verdict::InOrder => 0,
-            Verdict::OutOfOrder => 1,
-            Verdict::Duplicate => 2,
-            Verdict::OutOfWindow => 3,
-            Verdict::Probe => 4,
-            Verdict::Malformed => 5,
-        },
+        Kind::Packet(o) => o.verdict.code(),
         Kind::Opened => 6,
         Kind::OpenRefused => 7,
     }

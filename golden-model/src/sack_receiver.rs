@@ -84,6 +84,21 @@ pub enum Verdict {
     Malformed,
 }
 
+impl Verdict {
+    /// The code the RTL reports it with (`m_verdict`): 0 in order, 1 out of order, 2
+    /// duplicate, 3 out of window, 4 probe, 5 malformed.
+    pub fn code(self) -> u8 {
+        match self {
+            Verdict::InOrder => 0,
+            Verdict::OutOfOrder => 1,
+            Verdict::Duplicate => 2,
+            Verdict::OutOfWindow => 3,
+            Verdict::Probe => 4,
+            Verdict::Malformed => 5,
+        }
+    }
+}
+
 /// Which SACK triggers fired (any may fire together).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Triggers {

@@ -89,7 +89,8 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
 
     /// The event taken `LATENCY` cycles ago (all `m_*` 0 when none).
     pub m_valid: Signal<Out, Bit>,
-    /// Its connection was out of range: nothing read or written, every other `m_*` 0.
+    /// Its connection was out of range: nothing read or written; `m_valid` and `m_conn` set,
+    /// every other `m_*` 0.
     pub m_bad: Signal<Out, Bit>,
     pub m_conn: Signal<Out, Bits<16>>,
     /// 0 in order, 1 out of order, 2 duplicate, 3 out of window, 4 probe, 5 malformed,

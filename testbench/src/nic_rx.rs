@@ -5,8 +5,8 @@
 //! Stimulus: each connection gets its own packet stream, as a sender over a lossy, reordering
 //! path makes it (`sack_receiver::stream`: drops and retransmissions, duplicates, out-of-window
 //! and malformed packets, probes, PSNs half the space away), and the streams are interleaved by
-//! patterns: one hot connection every `d` cycles (`d` in 1..=7, every forwarding distance and
-//! one past it), random connections, every connection in turn, a window filled from its far
+//! patterns: one hot connection every `d` cycles (`d` in 1..=9, every forwarding distance and
+//! past it), random connections, every connection in turn, a window filled from its far
 //! end and then its head (EPSN jumps by the whole window), opens (a connection whose stream
 //! ran out is opened afresh at a random PSN; sometimes offered with a packet, which then
 //! waits), ids out of range, idle cycles, and resets (in traffic and during a sweep).
@@ -19,7 +19,7 @@ use std::collections::{HashMap, VecDeque};
 
 use golden_model::nic_rx::{verdict_code, Done, In, Kind, NicRx};
 use golden_model::rng::SplitMix64;
-use golden_model::sack_receiver::{DataPkt, Verdict};
+use golden_model::sack_receiver::{DataPkt, SackReceiver, Verdict};
 use golden_model::seq::{psn_add, psn_lt, PSN_HALF, PSN_MASK};
 use proptest::prelude::*;
 use strack_config::Config;
@@ -29,6 +29,10 @@ use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
 /// Cycles from an event's offer to its result on `m_*`.
 pub const LATENCY: usize = crate::designs::NicRxSmall::LATENCY as usize;
+
+/// Events a reset drops: those before S3 (in S1 and S2), `LATENCY - 4` of them (after S3 the
+/// design has O1, O2 and the output register).
+const DROPPED: usize = LATENCY - 4;
 
 /// Where a packet's PSN comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,7 +62,9 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "packet_distance_3",
     "packet_distance_4",
     "packet_distance_5",
-    "packet_distance_6_or_more",
+    "packet_distance_6",
+    "packet_distance_7",
+    "packet_distance_8_or_more",
     "packet_after_open_distance_1",
     "packet_after_open_distance_2",
     "packet_after_open_distance_3",
@@ -116,8 +122,10 @@ pub struct Block {
     flight: VecDeque<Option<Regs>>,
     /// Duplicates, out of window, malformed, bad connection.
     counters: [u64; 4],
-    /// The cycle and kind (open?) of the last event taken on each connection since a reset.
-    last: HashMap<u32, (u64, bool)>,
+    /// The cycle and kind (open?) of the last event taken on each connection since a reset,
+    /// and whether it changed the connection's record (a distance only tests the forwarding
+    /// when the record the later event needs is not the one in the RAM).
+    last: HashMap<u32, (u64, bool, bool)>,
     cycle: u64,
     /// This cycle's resolved inputs, for the handshakes `expected` shows.
     now: RefCell<Option<In>>,
@@ -308,13 +316,14 @@ impl CosimBlock for Block {
             self.counters[3] += r.bad as u64;
         }
         if c.reset {
-            // The events in S1 and S2 (taken on the two cycles before) are dropped; the one in
-            // S3 and those after it come out.
+            // The events in S1 and S2 (taken on the two cycles before) are dropped, and this
+            // cycle's offer is not taken; the one in S3 and those after it come out.
             let n = self.flight.len();
-            if self.flight.iter().skip(n - 3).any(Option::is_some) {
+            let dropped = n - (DROPPED + 1);
+            if self.flight.iter().skip(dropped).any(Option::is_some) {
                 cov.hit("reset_drops_events");
             }
-            self.flight.iter_mut().skip(n - 3).for_each(|r| *r = None);
+            self.flight.iter_mut().skip(dropped).for_each(|r| *r = None);
             self.counters = [0; 4];
             self.last.clear();
         }
@@ -328,7 +337,7 @@ impl Block {
         now: u64,
         d: &Done,
         i: &In,
-        before: Option<&golden_model::sack_receiver::SackReceiver>,
+        before: Option<&SackReceiver>,
         cov: &mut Coverage,
     ) {
         if d.bad {
@@ -336,11 +345,18 @@ impl Block {
             return;
         }
         let open = i.open.is_some();
-        match self.last.insert(d.conn, (now, open)) {
+        let after = self.model.conn(d.conn).expect("in range");
+        let changed = match (&d.kind, before) {
+            (Some(Kind::Opened), _) => true,
+            (Some(Kind::Packet(_)), Some(b)) => !same_state(b, after),
+            _ => false,
+        };
+        match self.last.insert(d.conn, (now, open, changed)) {
             None => cov.hit("first_after_sweep"),
-            Some((at, was_open)) => {
+            Some((at, was_open, was_changed)) => {
                 let dist = now - at;
                 let name = match (open, was_open, dist) {
+                    _ if !was_changed => "",
                     (true, _, 1) => "open_distance_1",
                     (true, _, 2) => "open_distance_2",
                     (true, _, 3) => "open_distance_3",
@@ -354,7 +370,9 @@ impl Block {
                     (false, _, 3) => "packet_distance_3",
                     (false, _, 4) => "packet_distance_4",
                     (false, _, 5) => "packet_distance_5",
-                    (false, _, _) => "packet_distance_6_or_more",
+                    (false, _, 6) => "packet_distance_6",
+                    (false, _, 7) => "packet_distance_7",
+                    (false, _, _) => "packet_distance_8_or_more",
                     (true, _, _) => "",
                 };
                 if !name.is_empty() {
@@ -369,7 +387,6 @@ impl Block {
                 let (Some(b), Some((_, p))) = (before, i.pkt) else {
                     return;
                 };
-                let after = self.model.conn(d.conn).expect("in range");
                 if psn_lt(p.psn, b.epsn) && b.epsn.wrapping_sub(p.psn) & PSN_MASK == PSN_HALF {
                     cov.hit("psn_epsn_half");
                 }
@@ -418,6 +435,16 @@ impl Block {
             None => {}
         }
     }
+}
+
+/// Two receivers hold the same record (their counters are the model's own, not in the record).
+fn same_state(a: &SackReceiver, b: &SackReceiver) -> bool {
+    a.epsn == b.epsn
+        && a.bitmap == b.bitmap
+        && a.bytes_recvd == b.bytes_recvd
+        && a.ooo_count == b.ooo_count
+        && a.lowest_since_sack == b.lowest_since_sack
+        && a.coalesce_bytes == b.coalesce_bytes
 }
 
 // ------------------------------------------------------------------ stimulus
@@ -537,7 +564,7 @@ impl Gen<'_> {
         } else if roll < 45 {
             // A hot connection every d cycles.
             let hot = self.rng.below(u64::from(top)) as u16;
-            let d = 1 + self.rng.below(7) as usize;
+            let d = 1 + self.rng.below(9) as usize;
             for _ in 0..2 + self.rng.below(10) {
                 self.push_event(hot);
                 for _ in 1..d {

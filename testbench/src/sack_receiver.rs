@@ -73,14 +73,7 @@ pub struct Regs {
 }
 
 pub fn verdict_code(v: Verdict) -> u64 {
-    match v {
-        Verdict::InOrder => 0,
-        Verdict::OutOfOrder => 1,
-        Verdict::Duplicate => 2,
-        Verdict::OutOfWindow => 3,
-        Verdict::Probe => 4,
-        Verdict::Malformed => 5,
-    }
+    u64::from(v.code())
 }
 
 /// The golden model on the co-sim's side.
