@@ -527,10 +527,7 @@ fn xilinx_cmd(
     blocks: Vec<String>,
 ) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
-    let config_name = config
-        .and_then(|p| p.file_stem())
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "built-in default".into());
+    let config_name = name_of_config(config);
     let blocks = if blocks.is_empty() {
         hdl::NIC_PIPELINES
             .iter()
@@ -538,20 +535,8 @@ fn xilinx_cmd(
             .map(|b| b.to_string())
             .collect()
     } else {
-        blocks
+        check_block_names(blocks)?
     };
-    let known: Vec<&str> = hdl::BLOCKS
-        .iter()
-        .chain(hdl::NIC_PIPELINES)
-        .chain(hdl::CHECK_DESIGNS)
-        .copied()
-        .collect();
-    if let Some(b) = blocks.iter().find(|b| !known.contains(&b.as_str())) {
-        return Err(format!(
-            "--blocks: unknown block `{b}` (known: {})",
-            known.join(", ")
-        ));
-    }
     let yosys = synth::Tools::find()?.yosys;
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let rows = xilinx::run(&cfg, &config_name, &blocks, &out, &yosys)?;
@@ -574,6 +559,27 @@ fn xilinx_cmd(
     Ok(ExitCode::SUCCESS)
 }
 
+/// The name a report gives a config: its file's stem.
+fn name_of_config(p: Option<&PathBuf>) -> String {
+    p.and_then(|p| p.file_stem())
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "built-in default".into())
+}
+
+/// `--blocks` as given, or an error naming the first unknown one and the choices.
+fn check_block_names(blocks: Vec<String>) -> Result<Vec<String>, String> {
+    match blocks
+        .iter()
+        .find(|b| !hdl::design_names().any(|n| n == b.as_str()))
+    {
+        Some(b) => Err(format!(
+            "--blocks: unknown block `{b}` (known: {})",
+            hdl::design_names().collect::<Vec<_>>().join(", ")
+        )),
+        None => Ok(blocks),
+    }
+}
+
 fn report_cmd(
     config: Option<&PathBuf>,
     out: PathBuf,
@@ -583,14 +589,9 @@ fn report_cmd(
     (progress_secs, jobs, pnr_budget_mins): (u64, Option<usize>, u64),
 ) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
-    let name_of = |p: Option<&PathBuf>| {
-        p.and_then(|p| p.file_stem())
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "built-in default".into())
-    };
-    let config_name = name_of(config);
+    let config_name = name_of_config(config);
     let top_config = match top_config {
-        Some(p) => Some((load_config(Some(&p))?, name_of(Some(&p)))),
+        Some(p) => Some((load_config(Some(&p))?, name_of_config(Some(&p)))),
         None => None,
     };
     let blocks = match blocks {
@@ -603,24 +604,7 @@ fn report_cmd(
             .chain(&["context_pipe_wide"])
             .map(|b| b.to_string())
             .collect(),
-        Some(blocks) => {
-            for b in &blocks {
-                let known = |l: &[&str]| l.contains(&b.as_str());
-                if !known(hdl::BLOCKS) && !known(hdl::NIC_PIPELINES) && !known(hdl::CHECK_DESIGNS) {
-                    return Err(format!(
-                        "--blocks: unknown block `{b}` (known: {})",
-                        hdl::BLOCKS
-                            .iter()
-                            .chain(hdl::NIC_PIPELINES)
-                            .chain(hdl::CHECK_DESIGNS)
-                            .copied()
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
-                }
-            }
-            blocks
-        }
+        Some(blocks) => check_block_names(blocks)?,
     };
     if top && !root.join("fpga/ecp5_evn/top.v").is_file() {
         return Err(format!(

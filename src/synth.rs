@@ -262,11 +262,13 @@ pub fn run(
 ) -> Result<Vec<Row>, String> {
     let gen = opts.out.join("verilog");
     let mut blocks = crate::write_verilog(cfg, &gen)?;
-    // Check designs (the context shell) and the NIC's pipelines asked for are written beside
-    // the cores.
-    for name in opts.blocks.iter().filter(|n| {
-        hdl::CHECK_DESIGNS.contains(&n.as_str()) || hdl::NIC_PIPELINES.contains(&n.as_str())
-    }) {
+    // Designs asked for that are not cores (the NIC's pipelines, the check designs) are
+    // written beside them.
+    for name in opts
+        .blocks
+        .iter()
+        .filter(|n| !hdl::BLOCKS.contains(&n.as_str()))
+    {
         let b = hdl::generate(name, cfg, &hdl::Options::default()).map_err(|e| e.to_string())?;
         let path = gen.join(format!("{name}.v"));
         std::fs::write(&path, &b.verilog)
@@ -283,10 +285,12 @@ pub fn run(
     };
     let mut jobs: Vec<Job> = Vec::new();
     for name in &opts.blocks {
-        let b = blocks
-            .iter()
-            .find(|b| &b.name == name)
-            .ok_or_else(|| format!("unknown block `{name}` (known: {})", hdl::BLOCKS.join(", ")))?;
+        let b = blocks.iter().find(|b| &b.name == name).ok_or_else(|| {
+            format!(
+                "unknown block `{name}` (known: {})",
+                hdl::design_names().collect::<Vec<_>>().join(", ")
+            )
+        })?;
         jobs.push(Job {
             block: Some(b),
             name: &b.name,

@@ -24,8 +24,8 @@
 //! **The sweep.** At power-on and after `s_reset`, the shell writes the initial record (a
 //! constant of the build) into every record, one id per cycle; `status_ready` is low for `N + 1`
 //! cycles (one per id, and one while the last id's write is still in the write registers), and
-//! no event is taken then, nor on the reset cycle itself. A reset drops the events in S1 and S2 (the one in S3 completes); the sweep overwrites what
-//! they would have written.
+//! no event is taken then, nor on the reset cycle itself. A reset drops the events in S1 and S2
+//! (the one in S3 completes); the sweep overwrites what they would have written.
 //!
 //! **Bad ids.** An id `>= N` passes through with `m_bad` high and writes nothing; its read (at
 //! the id's low bits) is never used. The id compares need no bad-id gating: an id equal to a

@@ -38,6 +38,15 @@ pub const BLOCKS: &[&str] = &[
 /// writes them once the NIC composes them.
 pub const NIC_PIPELINES: &[&str] = &["nic_rx"];
 
+/// Every name [`generate`] takes: the cores, the NIC's pipelines and the check designs.
+pub fn design_names() -> impl Iterator<Item = &'static str> {
+    BLOCKS
+        .iter()
+        .chain(NIC_PIPELINES)
+        .chain(CHECK_DESIGNS)
+        .copied()
+}
+
 /// Designs generated only to check a shared part (not cores a user deploys): the NIC's context
 /// shell around a check function (`context_pipe::ContextPipeCheck`) at `nic.connections` ids,
 /// with a 32-bit record (`context_pipe`, co-simulated) and with the default send record's
@@ -177,7 +186,7 @@ fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlE
         "nic_rx" => nic_rx_block(cfg, opts),
         _ => Err(HdlError::UnknownBlock {
             block: name.to_string(),
-            known: BLOCKS.join(", "),
+            known: design_names().collect::<Vec<_>>().join(", "),
         }),
     }
 }

@@ -210,6 +210,11 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     t_coalesce: Signal<Local, Bit>,
     t_head_fill: Signal<Local, Bit>,
     ok: Signal<Local, Bit>,
+    /// A data packet in the window or below EPSN (`ok` and not a probe): counts for
+    /// coalescing and the lowest.
+    in_play: Signal<Local, Bit>,
+    /// The bitmap after the event (only a new PSN writes its slot).
+    n_bm: Signal<Local, Bits<W>>,
     any: Signal<Local, Bit>,
     // An open's record.
     open_ge: Signal<Local, Bits<W>>,
@@ -428,6 +433,8 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             t_coalesce: Default::default(),
             t_head_fill: Default::default(),
             ok: Default::default(),
+            in_play: Default::default(),
+            n_bm: Default::default(),
             any: Default::default(),
             open_ge: Default::default(),
             open_bm: Default::default(),
@@ -759,13 +766,14 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         // Coalescing and the lowest PSN since the last SACK: every data packet in the window
         // or below EPSN (duplicates included).
         self.ok.next = !self.e_open.val() & !self.e_malformed.val() & !self.oow.val();
+        self.in_play.next = self.ok.val() & !self.e_probe.val();
         self.coal_sum.next =
             bit_cast::<33, 32>(self.r_coal.val()) + bit_cast::<33, 32>(self.e_len.val());
         self.below_lowest.d.next = self.e_psn.val() - self.r_low.val();
         self.n_coal.next = self.r_coal.val();
         self.n_lv.next = self.r_lv.val();
         self.n_low.next = self.r_low.val();
-        if self.ok.val() & !self.e_probe.val() {
+        if self.in_play.val() {
             self.n_coal.next = bit_cast::<32, 33>(self.coal_sum.val());
             if self.coal_sum.val().get_bit(32) {
                 self.n_coal.next = 0xFFFF_FFFF_u64.into();
@@ -775,8 +783,7 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
                 self.n_low.next = self.e_psn.val();
             }
         }
-        self.t_coalesce.next =
-            self.ok.val() & !self.e_probe.val() & (self.n_coal.val() >= self.cfg_coalesce.val());
+        self.t_coalesce.next = self.in_play.val() & (self.n_coal.val() >= self.cfg_coalesce.val());
         self.t_head_fill.next = self.head.val() & self.r_ooo.val().any();
         self.any.next = self.ok.val()
             & (self.t_coalesce.val()
@@ -794,28 +801,25 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         self.open_rec.next =
             bit_cast::<D, 32>(self.e_psn.val()) | (bit_cast::<D, W>(self.open_bm.val()) << 24);
 
-        // The record after the event.
+        // The record after the event; when a SACK goes out, coalescing and the lowest start
+        // again.
+        self.n_bm.next = self.r_bm.val();
+        if self.head.val() | self.hold.val() {
+            self.n_bm.next = self.bm1.val();
+        }
         self.next.next = bit_cast::<D, 32>(self.n_epsn.val())
-            | (bit_cast::<D, W>(self.bm1.val()) << 24)
+            | (bit_cast::<D, W>(self.n_bm.val()) << 24)
             | (bit_cast::<D, 32>(self.n_bytes.val()) << self.cfg_off_bytes.val())
             | (bit_cast::<D, L>(self.n_ooo.val().get_bits::<L>(0)) << self.cfg_off_ooo.val())
             | (bit_cast::<D, 32>(self.n_low.val() & self.cfg_psn_mask.val())
                 << self.cfg_off_low.val());
-        if !(self.head.val() | self.hold.val()) {
-            // Only a new PSN writes its slot.
-            self.next.next = (self.next.val() & !(bit_cast::<D, W>(self.cfg_ones.val()) << 24))
-                | (bit_cast::<D, W>(self.r_bm.val()) << 24);
+        if !self.any.val() {
+            self.next.next = self
+                .next
+                .val()
+                .replace_bit(self.cfg_off_lv.val().index(), self.n_lv.val())
+                | (bit_cast::<D, 32>(self.n_coal.val()) << self.cfg_off_coal.val());
         }
-        if self.any.val() {
-            // A SACK goes out: coalescing and the lowest start again.
-            self.n_lv.next = false;
-            self.n_coal.next = 0.into();
-        }
-        self.next.next = self
-            .next
-            .val()
-            .replace_bit(self.cfg_off_lv.val().index(), self.n_lv.val())
-            | (bit_cast::<D, 32>(self.n_coal.val()) << self.cfg_off_coal.val());
         if self.e_open.val() {
             self.next.next = self.open_rec.val();
             if self.e_malformed.val() {
@@ -843,17 +847,11 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         self.o1_count.d.next = self.o1_count.d.val().replace_bit(2, self.e_malformed.val());
         self.o1_sack.d.next = self.any.val();
         self.o1_epsn.d.next = self.n_epsn.val();
-        self.o1_bm.d.next = self.bm1.val();
-        if !(self.head.val() | self.hold.val()) {
-            self.o1_bm.d.next = self.r_bm.val();
-        }
+        self.o1_bm.d.next = self.n_bm.val();
         self.o1_bytes.d.next = self.n_bytes.val();
         self.o1_ooo.d.next = self.n_ooo.val();
-        self.o1_lv.d.next = self.r_lv.val();
+        self.o1_lv.d.next = self.n_lv.val();
         self.o1_low.d.next = self.n_low.val();
-        if self.ok.val() & !self.e_probe.val() {
-            self.o1_lv.d.next = true;
-        }
         self.o1_probe.d.next = self.e_probe.val();
         self.o1_ecn.d.next = self.e_ecn.val();
         self.o1_entropy.d.next = self.pipe.m_event.val().get_bits::<32>(61);
