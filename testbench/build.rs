@@ -293,6 +293,27 @@ const DESIGNS: &[Design] = &[
         fault: Some(Fault::ContextPipeNoForward(4)),
         initial_psn: SACK_INITIAL_PSN,
     },
+    Design {
+        name: "nic_rx_no_forward_5",
+        block: "nic_rx",
+        config: nic_rx_small_config,
+        fault: Some(Fault::ContextPipeNoForward(5)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_rx_no_forward_6",
+        block: "nic_rx",
+        config: nic_rx_small_config,
+        fault: Some(Fault::ContextPipeNoForward(6)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_rx_no_forward_7",
+        block: "nic_rx",
+        config: nic_rx_small_config,
+        fault: Some(Fault::ContextPipeNoForward(7)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
 ];
 
 const VL_INCLUDE: &str = "/usr/share/verilator/include";

@@ -169,8 +169,9 @@ impl Config {
             (Receive, "sack_receiver", "epsn", PSN_BITS),
             (Receive, "sack_receiver", "bitmap", w),
             (Receive, "sack_receiver", "bytes_recvd", BYTES_BITS),
-            // At most rx_window - 1 packets lie beyond EPSN.
-            (Receive, "sack_receiver", "ooo_count", self.rx_window_bits()),
+            // The out-of-order base: (new PSNs + the opening EPSN) mod rx_window; the count of
+            // PSNs held beyond EPSN (at most rx_window - 1) is it less EPSN, mod rx_window.
+            (Receive, "sack_receiver", "ooo_base", self.rx_window_bits()),
             (Receive, "sack_receiver", "lowest_valid", 1),
             (Receive, "sack_receiver", "lowest", PSN_BITS),
             (Receive, "sack_receiver", "coalesce", 32),
@@ -243,7 +244,7 @@ mod tests {
             l.bits(Side::Send),
             base.bits(Side::Send) + 2 * 256 + 256 + 2
         );
-        // The receive bitmap, and one more bit of ooo_count.
+        // The receive bitmap, and one more bit of ooo_base.
         assert_eq!(l.bits(Side::Receive), base.bits(Side::Receive) + 256 + 1);
         assert_eq!(l.per_psn_length_bits, 2 * base.per_psn_length_bits);
         // Field names are unique on each side.

@@ -6,9 +6,11 @@
 //! block is instantiated for every legal value by a `match` on the config.
 
 pub mod context_pipe;
+pub mod context_pipe_hold;
 pub mod context_ram;
 pub mod cwnd_unit;
 pub mod entropy_bitmap;
+pub mod free_search;
 #[cfg(test)]
 mod gate;
 pub mod init_dff;
@@ -78,8 +80,9 @@ pub enum Fault {
     /// `load_table`: the read-modify-write forwarding is off (back-to-back packets on one link
     /// read a stale row).
     LoadTableNoForward,
-    /// `context_pipe` and the NIC's pipelines on it (`nic_rx`): the shell's forwarding at this
-    /// distance (1..=4 cycles between two events on one id) is off.
+    /// `context_pipe` and the NIC's pipelines on a context shell (`nic_rx`): the shell's
+    /// forwarding at this distance (cycles between two events on one id: 1..=4 in
+    /// `context_pipe`, 1..=7 in `nic_rx`, whose shell has three hold stages) is off.
     ContextPipeNoForward(u32),
 }
 

@@ -3,15 +3,20 @@
 //! an open) per clock for any sequence of connection ids.
 //!
 //! ```text
-//!  S0: open or packet ─► shell (S0 read, S1 RAM data, S2 newest record) ─► S3: next-state
-//!      (the open wins)                                                      function (the loop)
+//!  S0: open or packet ─► hold shell (S0 read, S1 RAM data, S2 newest record)
+//!      (the open wins)     S2: the fills' PSN compares
+//!  H1: the search's vector from the snapshot (`h_record`) ─► H2, H3: `FreeSearch` x 4
+//!  H3: the loop's sums from `t_record` ─► S3: next-state function (the loop): selects only
 //!                                                                               │ o1_*
 //!  O1: the SACK's segment (lowest or EPSN), its bits from the bitmap ◄──────────┘
 //!  O2: each bit judged (below EPSN / in the window) ─► output registers, counters ─► m_*
 //! ```
 //!
+//! The head's search and every carry chain are out of the loop (`docs/blocks/nic_rx.md`,
+//! "The next-state function (S3) and the search out of the loop").
+//!
 //! **The record** (`docs/blocks/nic_rx.md`, "Context record"): EPSN, the bitmap, bytes
-//! received, the out-of-order count, the lowest PSN since the last SACK and the coalescing
+//! received, the out-of-order base, the lowest PSN since the last SACK and the coalescing
 //! count. The bitmap is kept by **lap parity**: slot `psn mod W` holds bit `log2 W` of the
 //! last PSN written to it, and a PSN in `(EPSN, EPSN + W)` is held when its slot holds its
 //! own lap bit. A packet writes one bit and nothing is ever cleared: when EPSN passes a PSN,
@@ -20,24 +25,26 @@
 
 use rust_hdl::prelude::*;
 
-use crate::context_pipe::{ContextPipe, COMPUTE_STAGE};
+use crate::context_pipe_hold::{ContextPipeHold, COMPUTE_STAGE};
+use crate::free_search::FreeSearch;
 use crate::seq::PsnBelow;
 
 /// Event bits carried through the shell: open, malformed, probe, ack_req, ecn (bits 0..5),
 /// PSN (5..29), len (29..61), entropy (61..93), ts (93..125).
 pub const EVENT_BITS: usize = 125;
 
-/// Latency: S0..S3, O1, O2, and the output register.
+/// Latency: S0..S2, H1..H3, S3, O1, O2, and the output register.
 pub const LATENCY: u32 = COMPUTE_STAGE + 3;
 
-/// Record bits at window `w`: EPSN 24, bitmap `w`, bytes 32, out-of-order count `log2 w`, lowest
+/// Record bits at window `w`: EPSN 24, bitmap `w`, bytes 32, out-of-order base `log2 w`, lowest
 /// valid 1 and lowest 24, coalescing 32 (the layout `strack_config::context` documents).
 pub const fn record_bits(w: usize) -> usize {
     24 + w + 32 + w.trailing_zeros() as usize + 1 + 24 + 32
 }
 
 /// The record a connection has with EPSN `epsn`, nothing held (the lap parity of every slot
-/// set against the PSN it stands for in `[epsn, epsn + W)`).
+/// set against the PSN it stands for in `[epsn, epsn + W)`, the out-of-order base equal to
+/// EPSN mod W).
 pub fn initial_record<const W: usize, const D: usize>(epsn: u32) -> Bits<D> {
     let l = W.trailing_zeros();
     let mut r = Bits::<D>::default();
@@ -52,13 +59,17 @@ pub fn initial_record<const W: usize, const D: usize>(epsn: u32) -> Bits<D> {
         let psn_lap = if s >= low { lap } else { !lap };
         r = r.replace_bit(24 + s, !psn_lap);
     }
+    // The out-of-order base: EPSN's slot bits (no PSN held beyond it).
+    for k in 0..l as usize {
+        r = r.replace_bit(24 + W + 32 + k, (epsn >> k) & 1 == 1);
+    }
     r
 }
 
 #[derive(LogicBlock)]
 pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: usize> {
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset: the events in S1 and S2 dropped, the counters cleared, every
+    /// Synchronous reset: the events in S1, S2 and H1..H3 dropped, the counters cleared, every
     /// connection swept back to the initial record (`status_ready` low meanwhile).
     pub s_reset: Signal<In, Bit>,
 
@@ -133,19 +144,6 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     cfg_seg_mask: Constant<Bits<32>>,
     cfg_ones: Constant<Bits<W>>,
     cfg_one_w: Constant<Bits<W>>,
-    /// Bit `k` of a one-hot slot's index: the OR of the slots with bit `k` set.
-    cfg_sel0: Constant<Bits<W>>,
-    cfg_sel1: Constant<Bits<W>>,
-    cfg_sel2: Constant<Bits<W>>,
-    cfg_sel3: Constant<Bits<W>>,
-    cfg_sel4: Constant<Bits<W>>,
-    cfg_sel5: Constant<Bits<W>>,
-    cfg_sel6: Constant<Bits<W>>,
-    cfg_sel7: Constant<Bits<W>>,
-    cfg_sel8: Constant<Bits<W>>,
-    cfg_sel9: Constant<Bits<W>>,
-    cfg_sel10: Constant<Bits<W>>,
-    cfg_sel11: Constant<Bits<W>>,
     /// Field offsets in the record.
     cfg_off_bytes: Constant<Bits<16>>,
     cfg_off_ooo: Constant<Bits<16>>,
@@ -153,7 +151,141 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     cfg_off_low: Constant<Bits<16>>,
     cfg_off_coal: Constant<Bits<16>>,
 
-    pipe: ContextPipe<D, EVENT_BITS>,
+    pipe: ContextPipeHold<D, EVENT_BITS>,
+
+    // ---- H1: the search's vector from the snapshot (the record as the events 4 or more
+    // ahead left it), and the fills of the events 3, 2, 1 ahead.
+    h_psn: Signal<Local, Bits<32>>,
+    h_slot: Signal<Local, Bits<16>>,
+    h_epsn: Signal<Local, Bits<32>>,
+    h_eslot: Signal<Local, Bits<16>>,
+    /// The packet is `W` or more past the snapshot's EPSN: no slot of it is readable.
+    h_far: Signal<Local, Bit>,
+    h_hi: Signal<Local, Bits<32>>,
+    h_hi_m1: Signal<Local, Bits<32>>,
+    h_ehi: Signal<Local, Bits<32>>,
+    h_slot_ge: Signal<Local, Bit>,
+    /// An open of the connection among the events 1 to 3 ahead (taken, not refused): the
+    /// snapshot is replaced by an empty record.
+    h_empty: Signal<Local, Bit>,
+    /// Slots below the packet's / below the snapshot EPSN's slot.
+    h_ltp: Signal<Local, Bits<W>>,
+    h_lte: Signal<Local, Bits<W>>,
+    /// The lap bit of the PSN each slot stands for in the snapshot's window.
+    h_lapr: Signal<Local, Bits<W>>,
+    /// Slots that stand for the same PSN in the snapshot's window and in (psn, psn + W).
+    h_same: Signal<Local, Bits<W>>,
+    h_held: Signal<Local, Bits<W>>,
+    /// The events 1, 2, 3 ahead: an open (taken), and the fill each would make (its PSN lies
+    /// in (psn, psn + W) and no open of the connection came after it).
+    a1_open: Signal<Local, Bit>,
+    a2_open: Signal<Local, Bit>,
+    a3_open: Signal<Local, Bit>,
+    a1_ok: Signal<Local, Bit>,
+    /// S2: the event's PSN; whether the PSNs of the events 1, 2, 3 ahead lie in
+    /// `(psn, psn + W)` (made a stage early, so H1's fill decoders wait on no carry chain).
+    g_psn: Signal<Local, Bits<32>>,
+    g_off1: Signal<Local, Bits<32>>,
+    g_off2: Signal<Local, Bits<32>>,
+    g_off3: Signal<Local, Bits<32>>,
+    r1_in1: DFF<Bit>,
+    r1_in2: DFF<Bit>,
+    r1_in3: DFF<Bit>,
+    /// Nothing of the snapshot is readable (the packet `W` or more past its EPSN, or an open
+    /// among the events 1 to 3 ahead): applied in H2, a register's fan-out.
+    r2_z: DFF<Bit>,
+    /// The packet's own PSN held (what tells a duplicate from a new PSN), the same way: the
+    /// snapshot's slot (readable when the packet is less than W past its EPSN), or a fill by
+    /// one of the events 1 to 3 ahead at the very same PSN (`r1_eqK`: made in S2), each
+    /// folded in once that event's hold flag is in a register.
+    r1_eq1: DFF<Bit>,
+    r1_eq2: DFF<Bit>,
+    r1_eq3: DFF<Bit>,
+    h_bm: Signal<Local, Bits<W>>,
+    r2_sh: DFF<Bit>,
+    r2_s1: DFF<Bit>,
+    r2_s2: DFF<Bit>,
+    r2_s3: DFF<Bit>,
+    r3_sh: DFF<Bit>,
+    r3_s1: DFF<Bit>,
+    r3_s2: DFF<Bit>,
+    r4_sh: DFF<Bit>,
+    r4_s1: DFF<Bit>,
+    a2_ok: Signal<Local, Bit>,
+    a3_ok: Signal<Local, Bit>,
+    /// The event in H1 as H2 and H3 see it (for the events behind it): open, PSN.
+    q2_open: DFF<Bit>,
+    q2_psn: DFF<Bits<32>>,
+    q3_open: DFF<Bit>,
+    q3_psn: DFF<Bits<32>>,
+    q2_len: DFF<Bits<32>>,
+    q3_len: DFF<Bits<32>>,
+    /// `thr - len` (the coalescing threshold less the packet's length) and `len >= thr`: a
+    /// sum `c + len` reaches the threshold when `c >= thr - len`, one compare.
+    q3_k: DFF<Bits<32>>,
+    q3_lge: DFF<Bit>,
+    /// The event in H3 against the one ahead of it (in S3 then): `psn - psn_ahead`, and
+    /// `psn` less the two values the one ahead's head may take above its slot bits.
+    q3_d: DFF<Bits<32>>,
+    q3_dh0: DFF<Bits<32>>,
+    q3_dh1: DFF<Bits<32>>,
+    r2_nr: DFF<Bits<W>>,
+    r2_gt: DFF<Bits<W>>,
+    /// One-hot slots of the fills of the events 3, 2, 1 ahead (zero where none can count).
+    r2_f3: DFF<Bits<W>>,
+    r2_f2: DFF<Bits<W>>,
+    r2_f1: DFF<Bits<W>>,
+    // ---- H2: the fill of the event 3 ahead applied (its flag is in `g_hold` now); four
+    // variants for those of the events 2 and 1 ahead. H2 and H3 are `FreeSearch`.
+    v0: Signal<Local, Bits<W>>,
+    sr0: FreeSearch<W>,
+    sr1: FreeSearch<W>,
+    sr2: FreeSearch<W>,
+    sr3: FreeSearch<W>,
+    /// The hold flag ("a PSN newly held") of the event that left S3 one and two cycles ago.
+    g_hold: DFF<Bit>,
+    g_hold_d: DFF<Bit>,
+    /// A head's new EPSN, out-of-order count and offset for the event behind, per variant.
+    hv0: HeadVariant,
+    hv1: HeadVariant,
+    hv2: HeadVariant,
+    hv3: HeadVariant,
+
+    // ---- H3: the sums and compares the loop needs, prepared from the record the event
+    // takes into S3 (`t_record`); the S3 of the event ahead prepares the same from its own new
+    // record (`f_*`), and S3 takes those when `m_hit1`. `*_off`: PSN less EPSN or the lowest;
+    // `*_bytes`, `*_coal`: bytes and coalescing with the packet's length added (`*_coal`
+    // saturating), `*_ge`: that reaches the threshold.
+    t_epsn: Signal<Local, Bits<32>>,
+    t_coal: Signal<Local, Bits<32>>,
+    t_low: Signal<Local, Bits<32>>,
+    t_sum: Signal<Local, Bits<33>>,
+    b_off: DFF<Bits<32>>,
+    b_bytes: DFF<Bits<32>>,
+    b_coal: DFF<Bits<32>>,
+    b_ge: DFF<Bit>,
+    b_low_off: DFF<Bits<32>>,
+    /// The S3 event's PSN with its slot bits cleared, and that plus `W`: a head's new EPSN is
+    /// one of them with the slot found in the slot bits.
+    x_hi0: DFF<Bits<32>>,
+    x_hi1: DFF<Bits<32>>,
+    f_off: DFF<Bits<32>>,
+    f_bytes: DFF<Bits<32>>,
+    f_coal: DFF<Bits<32>>,
+    f_ge: DFF<Bit>,
+    f_low_off: DFF<Bits<32>>,
+    // S3: the prepared values in use; the head's new EPSN and out-of-order count.
+    p_off: Signal<Local, Bits<32>>,
+    p_bytes: Signal<Local, Bits<32>>,
+    p_coal: Signal<Local, Bits<32>>,
+    p_ge: Signal<Local, Bit>,
+    p_low_off: Signal<Local, Bits<32>>,
+    epsn_head: Signal<Local, Bits<32>>,
+    f_off_head: Signal<Local, Bits<32>>,
+    // S3, for the event behind (in H3): its PSN, the sums from this event's record.
+    y_psn: Signal<Local, Bits<32>>,
+    y_sum_p: Signal<Local, Bits<33>>,
+    y_sum_r: Signal<Local, Bits<33>>,
 
     // ---- S0
     take_open: Signal<Local, Bit>,
@@ -167,7 +299,6 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     e_ack_req: Signal<Local, Bit>,
     e_ecn: Signal<Local, Bit>,
     e_psn: Signal<Local, Bits<32>>,
-    e_len: Signal<Local, Bits<32>>,
     r_epsn: Signal<Local, Bits<32>>,
     r_bm: Signal<Local, Bits<W>>,
     r_bytes: Signal<Local, Bits<32>>,
@@ -176,7 +307,6 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     r_low: Signal<Local, Bits<32>>,
     r_coal: Signal<Local, Bits<32>>,
     // Classification.
-    psn_off: Signal<Local, Bits<32>>,
     below_epsn: PsnBelow<1>,
     below: Signal<Local, Bit>,
     slot: Signal<Local, Bits<16>>,
@@ -189,23 +319,15 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     head: Signal<Local, Bit>,
     hold: Signal<Local, Bit>,
     verdict: Signal<Local, Bits<3>>,
-    // The head's run: the first slot after the packet's (cyclically) whose PSN is not held.
+    /// The bitmap with the packet's slot written.
     bm1: Signal<Local, Bits<W>>,
-    gt: Signal<Local, Bits<W>>,
-    nr: Signal<Local, Bits<W>>,
-    nr_hi: Signal<Local, Bits<W>>,
-    nr_x: Signal<Local, Bits<W>>,
-    first: Signal<Local, Bits<W>>,
-    first_idx: Signal<Local, Bits<16>>,
-    adv: Signal<Local, Bits<32>>,
     // The new fields.
     n_epsn: Signal<Local, Bits<32>>,
     n_bytes: Signal<Local, Bits<32>>,
-    n_ooo: Signal<Local, Bits<32>>,
+    n_ooo: Signal<Local, Bits<L>>,
     n_lv: Signal<Local, Bit>,
     n_low: Signal<Local, Bits<32>>,
     n_coal: Signal<Local, Bits<32>>,
-    coal_sum: Signal<Local, Bits<33>>,
     below_lowest: PsnBelow<1>,
     t_coalesce: Signal<Local, Bit>,
     t_head_fill: Signal<Local, Bit>,
@@ -301,13 +423,6 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
     ) -> Self {
         assert_eq!(1 << L, W);
         assert_eq!(D, record_bits(W));
-        let sel = |k: usize| {
-            let mut m = Bits::<W>::default();
-            for i in (0..W).filter(|i| (i >> k) & 1 == 1) {
-                m = m.replace_bit(i, true);
-            }
-            m
-        };
         let mut ones = Bits::<W>::default();
         for i in 0..W {
             ones = ones.replace_bit(i, true);
@@ -366,24 +481,107 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             cfg_seg_mask: c32(((1 << 24) - 1) & !(SB as u64 - 1)),
             cfg_ones: Constant::new(ones),
             cfg_one_w: Constant::new(bits::<W>(1)),
-            cfg_sel0: Constant::new(sel(0)),
-            cfg_sel1: Constant::new(sel(1)),
-            cfg_sel2: Constant::new(sel(2)),
-            cfg_sel3: Constant::new(sel(3)),
-            cfg_sel4: Constant::new(sel(4)),
-            cfg_sel5: Constant::new(sel(5)),
-            cfg_sel6: Constant::new(sel(6)),
-            cfg_sel7: Constant::new(sel(7)),
-            cfg_sel8: Constant::new(sel(8)),
-            cfg_sel9: Constant::new(sel(9)),
-            cfg_sel10: Constant::new(sel(10)),
-            cfg_sel11: Constant::new(sel(11)),
             cfg_off_bytes: c16(off_bytes),
             cfg_off_ooo: c16(off_ooo),
             cfg_off_lv: c16(off_lv),
             cfg_off_low: c16(off_lv + 1),
             cfg_off_coal: c16(off_lv + 25),
-            pipe: ContextPipe::new(conns, initial_record::<W, D>(initial_psn), no_forward),
+            pipe: ContextPipeHold::new(conns, initial_record::<W, D>(initial_psn), no_forward),
+            h_psn: Default::default(),
+            h_slot: Default::default(),
+            h_epsn: Default::default(),
+            h_eslot: Default::default(),
+            h_far: Default::default(),
+            h_hi: Default::default(),
+            h_hi_m1: Default::default(),
+            h_ehi: Default::default(),
+            h_slot_ge: Default::default(),
+            h_empty: Default::default(),
+            h_ltp: Default::default(),
+            h_lte: Default::default(),
+            h_lapr: Default::default(),
+            h_same: Default::default(),
+            h_held: Default::default(),
+            a1_open: Default::default(),
+            a2_open: Default::default(),
+            a3_open: Default::default(),
+            a1_ok: Default::default(),
+            g_psn: Default::default(),
+            g_off1: Default::default(),
+            g_off2: Default::default(),
+            g_off3: Default::default(),
+            r1_in1: Default::default(),
+            r1_in2: Default::default(),
+            r1_in3: Default::default(),
+            r2_z: Default::default(),
+            r1_eq1: Default::default(),
+            r1_eq2: Default::default(),
+            r1_eq3: Default::default(),
+            h_bm: Default::default(),
+            r2_sh: Default::default(),
+            r2_s1: Default::default(),
+            r2_s2: Default::default(),
+            r2_s3: Default::default(),
+            r3_sh: Default::default(),
+            r3_s1: Default::default(),
+            r3_s2: Default::default(),
+            r4_sh: Default::default(),
+            r4_s1: Default::default(),
+            a2_ok: Default::default(),
+            a3_ok: Default::default(),
+            q2_open: Default::default(),
+            q2_psn: Default::default(),
+            q3_open: Default::default(),
+            q3_psn: Default::default(),
+            q2_len: Default::default(),
+            q3_len: Default::default(),
+            q3_k: Default::default(),
+            q3_lge: Default::default(),
+            q3_d: Default::default(),
+            q3_dh0: Default::default(),
+            q3_dh1: Default::default(),
+            r2_nr: Default::default(),
+            r2_gt: Default::default(),
+            r2_f3: Default::default(),
+            r2_f2: Default::default(),
+            r2_f1: Default::default(),
+            v0: Default::default(),
+            sr0: FreeSearch::new(),
+            sr1: FreeSearch::new(),
+            sr2: FreeSearch::new(),
+            sr3: FreeSearch::new(),
+            g_hold: Default::default(),
+            g_hold_d: Default::default(),
+            hv0: HeadVariant::new(),
+            hv1: HeadVariant::new(),
+            hv2: HeadVariant::new(),
+            hv3: HeadVariant::new(),
+            t_epsn: Default::default(),
+            t_coal: Default::default(),
+            t_low: Default::default(),
+            t_sum: Default::default(),
+            b_off: Default::default(),
+            b_bytes: Default::default(),
+            b_coal: Default::default(),
+            b_ge: Default::default(),
+            b_low_off: Default::default(),
+            x_hi0: Default::default(),
+            x_hi1: Default::default(),
+            f_off: Default::default(),
+            f_bytes: Default::default(),
+            f_coal: Default::default(),
+            f_ge: Default::default(),
+            f_low_off: Default::default(),
+            p_off: Default::default(),
+            p_bytes: Default::default(),
+            p_coal: Default::default(),
+            p_ge: Default::default(),
+            p_low_off: Default::default(),
+            epsn_head: Default::default(),
+            f_off_head: Default::default(),
+            y_psn: Default::default(),
+            y_sum_p: Default::default(),
+            y_sum_r: Default::default(),
             take_open: Default::default(),
             ev: Default::default(),
             ev_malformed: Default::default(),
@@ -393,7 +591,6 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             e_ack_req: Default::default(),
             e_ecn: Default::default(),
             e_psn: Default::default(),
-            e_len: Default::default(),
             r_epsn: Default::default(),
             r_bm: Default::default(),
             r_bytes: Default::default(),
@@ -401,7 +598,6 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             r_lv: Default::default(),
             r_low: Default::default(),
             r_coal: Default::default(),
-            psn_off: Default::default(),
             below_epsn: PsnBelow::new(false),
             below: Default::default(),
             slot: Default::default(),
@@ -415,20 +611,12 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             hold: Default::default(),
             verdict: Default::default(),
             bm1: Default::default(),
-            gt: Default::default(),
-            nr: Default::default(),
-            nr_hi: Default::default(),
-            nr_x: Default::default(),
-            first: Default::default(),
-            first_idx: Default::default(),
-            adv: Default::default(),
             n_epsn: Default::default(),
             n_bytes: Default::default(),
             n_ooo: Default::default(),
             n_lv: Default::default(),
             n_low: Default::default(),
             n_coal: Default::default(),
-            coal_sum: Default::default(),
             below_lowest: PsnBelow::new(false),
             t_coalesce: Default::default(),
             t_head_fill: Default::default(),
@@ -509,6 +697,13 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
 {
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(
+            self, clock, q2_open, q2_psn, q3_open, q3_psn, q2_len, q3_len, q3_k, q3_lge, q3_d,
+            q3_dh0, q3_dh1, r2_nr, r2_gt, r2_f3, r2_f2, r2_f1, g_hold, g_hold_d, b_off, b_bytes,
+            b_coal, b_ge, b_low_off, x_hi0, x_hi1, f_off, f_bytes, f_coal, f_ge, f_low_off, r1_in1,
+            r1_in2, r1_in3, r1_eq1, r1_eq2, r1_eq3, r2_z, r2_sh, r2_s1, r2_s2, r2_s3, r3_sh, r3_s1,
+            r3_s2, r4_sh, r4_s1
+        );
         dff_setup!(
             self,
             clock,
@@ -601,6 +796,171 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         }
         self.pipe.s_event.next = self.ev.val();
 
+        // ---- S2: the PSNs of the events 1, 2, 3 ahead (in H1, H2, H3) in (psn, psn + W)?
+        self.g_psn.next = bit_cast::<32, 24>(self.pipe.g_event.val().get_bits::<24>(5));
+        self.g_off1.next = (bit_cast::<32, 24>(self.pipe.h_event.val().get_bits::<24>(5))
+            - self.g_psn.val())
+            & self.cfg_psn_mask.val();
+        self.g_off2.next = (self.q2_psn.q.val() - self.g_psn.val()) & self.cfg_psn_mask.val();
+        self.g_off3.next = (self.q3_psn.q.val() - self.g_psn.val()) & self.cfg_psn_mask.val();
+        self.r1_in1.d.next = self.g_off1.val().any() & (self.g_off1.val() < self.cfg_window.val());
+        self.r1_in2.d.next = self.g_off2.val().any() & (self.g_off2.val() < self.cfg_window.val());
+        self.r1_in3.d.next = self.g_off3.val().any() & (self.g_off3.val() < self.cfg_window.val());
+        self.r1_eq1.d.next = !self.g_off1.val().any();
+        self.r1_eq2.d.next = !self.g_off2.val().any();
+        self.r1_eq3.d.next = !self.g_off3.val().any();
+
+        // ---- H1: the slots not held in (psn, psn + W] as the snapshot and the fills since
+        // say (docs/blocks/nic_rx.md, "The search out of the loop"). A slot stands for PSN
+        // q in [psn, psn + W) and, in the snapshot's window, for r in [e_s, e_s + W); it reads
+        // held when q == r (same lap bits, the packet less than W past e_s) and the slot holds
+        // that lap bit. The packet's own slot stands for psn + W: never held.
+        self.h_psn.next = bit_cast::<32, 24>(self.pipe.h_event.val().get_bits::<24>(5));
+        self.h_slot.next = bit_cast::<16, 32>(self.h_psn.val() & self.cfg_slot_mask.val());
+        self.h_epsn.next = bit_cast::<32, 24>(self.pipe.h_record.val().get_bits::<24>(0));
+        self.h_eslot.next = bit_cast::<16, 32>(self.h_epsn.val() & self.cfg_slot_mask.val());
+        // (Without a carry chain after the snapshot's select: the PSNs' bits above the slot
+        // bits equal, or the packet's one lap on, and the slots ordered accordingly. The
+        // packet is never below the snapshot's EPSN where the answer is used.)
+        self.h_hi.next = self.h_psn.val() & !self.cfg_slot_mask.val();
+        self.h_hi_m1.next = (self.h_hi.val() - self.cfg_window.val()) & self.cfg_psn_mask.val();
+        self.h_ehi.next = self.h_epsn.val() & !self.cfg_slot_mask.val();
+        self.h_slot_ge.next = self.h_slot.val() >= self.h_eslot.val();
+        self.h_far.next = !(((self.h_hi.val() == self.h_ehi.val()) & self.h_slot_ge.val())
+            | ((self.h_hi_m1.val() == self.h_ehi.val()) & !self.h_slot_ge.val()));
+        self.h_ltp.next = !(self.cfg_ones.val() << self.h_slot.val());
+        self.h_lte.next = !(self.cfg_ones.val() << self.h_eslot.val());
+        self.h_lapr.next = self.h_lte.val();
+        if (self.h_epsn.val() & self.cfg_window.val()).any() {
+            self.h_lapr.next = !self.h_lte.val();
+        }
+        self.h_same.next = !(self.h_ltp.val() ^ self.h_lte.val());
+        if ((self.h_psn.val() ^ self.h_epsn.val()) & self.cfg_window.val()).any() {
+            self.h_same.next = self.h_ltp.val() ^ self.h_lte.val();
+        }
+        // The events ahead: 1 in H2, 2 in H3, 3 in S3.
+        self.a1_open.next = self.pipe.h_eq1.val() & self.q2_open.q.val();
+        self.a2_open.next = self.pipe.h_eq2.val() & self.q3_open.q.val();
+        self.a3_open.next = self.pipe.h_eq3.val()
+            & self.pipe.m_event.val().get_bit(0)
+            & !self.pipe.m_event.val().get_bit(1);
+        self.h_empty.next = self.a1_open.val() | self.a2_open.val() | self.a3_open.val();
+        self.h_held.next =
+            !(self.pipe.h_record.val().get_bits::<W>(24) ^ self.h_lapr.val()) & self.h_same.val();
+        self.r2_z.d.next = self.h_far.val() | self.h_empty.val();
+        self.h_bm.next = self.pipe.h_record.val().get_bits::<W>(24);
+        self.r2_sh.d.next = (self.h_bm.val().get_bit(self.h_slot.val().index())
+            == (self.h_psn.val() & self.cfg_window.val()).any())
+            & !self.h_far.val()
+            & !self.h_empty.val();
+        self.r2_s1.d.next = self.pipe.h_eq1.val() & self.r1_eq1.q.val();
+        self.r2_s2.d.next = self.pipe.h_eq2.val() & !self.a1_open.val() & self.r1_eq2.q.val();
+        self.r2_s3.d.next =
+            self.pipe.h_eq3.val() & !self.a1_open.val() & !self.a2_open.val() & self.r1_eq3.q.val();
+        // H2, H3: the hold flags of the events 3 and 2 ahead arrive (`g_hold`).
+        self.r3_sh.d.next = self.r2_sh.q.val() | (self.r2_s3.q.val() & self.g_hold.q.val());
+        self.r3_s1.d.next = self.r2_s1.q.val();
+        self.r3_s2.d.next = self.r2_s2.q.val();
+        self.r4_sh.d.next = self.r3_sh.q.val() | (self.r3_s2.q.val() & self.g_hold.q.val());
+        self.r4_s1.d.next = self.r3_s1.q.val();
+        self.r2_nr.d.next = !self.h_held.val() | (self.cfg_one_w.val() << self.h_slot.val());
+        self.r2_gt.d.next = (self.cfg_ones.val() << self.h_slot.val()) << 1;
+        self.a1_ok.next = self.pipe.h_eq1.val() & self.r1_in1.q.val();
+        self.a2_ok.next = self.pipe.h_eq2.val() & !self.a1_open.val() & self.r1_in2.q.val();
+        self.a3_ok.next =
+            self.pipe.h_eq3.val() & !self.a1_open.val() & !self.a2_open.val() & self.r1_in3.q.val();
+        self.r2_f1.d.next = 0.into();
+        self.r2_f2.d.next = 0.into();
+        self.r2_f3.d.next = 0.into();
+        if self.a1_ok.val() {
+            self.r2_f1.d.next = self.cfg_one_w.val()
+                << bit_cast::<16, 32>(self.q2_psn.q.val() & self.cfg_slot_mask.val());
+        }
+        if self.a2_ok.val() {
+            self.r2_f2.d.next = self.cfg_one_w.val()
+                << bit_cast::<16, 32>(self.q3_psn.q.val() & self.cfg_slot_mask.val());
+        }
+        if self.a3_ok.val() {
+            self.r2_f3.d.next = self.cfg_one_w.val()
+                << bit_cast::<16, 32>(
+                    bit_cast::<32, 24>(self.pipe.m_event.val().get_bits::<24>(5))
+                        & self.cfg_slot_mask.val(),
+                );
+        }
+        self.q2_open.d.next =
+            self.pipe.h_event.val().get_bit(0) & !self.pipe.h_event.val().get_bit(1);
+        self.q2_psn.d.next = self.h_psn.val();
+        self.q3_open.d.next = self.q2_open.q.val();
+        self.q3_psn.d.next = self.q2_psn.q.val();
+        self.q2_len.d.next = self.pipe.h_event.val().get_bits::<32>(29);
+        self.q3_len.d.next = self.q2_len.q.val();
+        self.q3_k.d.next = self.cfg_coalesce.val() - self.q2_len.q.val();
+        self.q3_lge.d.next = self.q2_len.q.val() >= self.cfg_coalesce.val();
+        // (The event in H2 against the one in H3, ahead of it.)
+        self.q3_d.d.next = self.q2_psn.q.val() - self.q3_psn.q.val();
+        self.q3_dh0.d.next =
+            self.q2_psn.q.val() - (self.q3_psn.q.val() & !self.cfg_slot_mask.val());
+        self.q3_dh1.d.next = self.q2_psn.q.val()
+            - (self.q3_psn.q.val() & !self.cfg_slot_mask.val())
+            - self.cfg_window.val();
+
+        // ---- H3: the loop's sums and compares, from the record S3 takes if the event right
+        // ahead is on another connection.
+        self.y_psn.next = self.q3_psn.q.val();
+        self.t_epsn.next = bit_cast::<32, 24>(self.pipe.t_record.val().get_bits::<24>(0));
+        self.t_coal.next = self
+            .pipe
+            .t_record
+            .val()
+            .get_bits::<32>(self.cfg_off_coal.val().index());
+        self.t_low.next = bit_cast::<32, 24>(
+            self.pipe
+                .t_record
+                .val()
+                .get_bits::<24>(self.cfg_off_low.val().index()),
+        );
+        self.b_off.d.next = (self.y_psn.val() - self.t_epsn.val()) & self.cfg_psn_mask.val();
+        self.b_bytes.d.next = self
+            .pipe
+            .t_record
+            .val()
+            .get_bits::<32>(self.cfg_off_bytes.val().index())
+            + self.q3_len.q.val();
+        self.t_sum.next =
+            bit_cast::<33, 32>(self.t_coal.val()) + bit_cast::<33, 32>(self.q3_len.q.val());
+        self.b_coal.d.next = bit_cast::<32, 33>(self.t_sum.val());
+        if self.t_sum.val().get_bit(32) {
+            self.b_coal.d.next = 0xFFFF_FFFF_u64.into();
+        }
+        self.b_ge.d.next = self.q3_lge.q.val() | (self.t_coal.val() >= self.q3_k.q.val());
+        self.b_low_off.d.next = self.y_psn.val() - self.t_low.val();
+        self.x_hi0.d.next = self.y_psn.val() & !self.cfg_slot_mask.val();
+        self.x_hi1.d.next = ((self.y_psn.val() & !self.cfg_slot_mask.val())
+            + self.cfg_window.val())
+            & self.cfg_psn_mask.val();
+
+        // ---- H2: the fill of the event 3 ahead (its flag left S3 a cycle ago); variant k
+        // with the fill of the event 2 ahead if bit 0 of k, of the event 1 ahead if bit 1.
+        self.v0.next = self.r2_nr.q.val();
+        if self.r2_z.q.val() {
+            self.v0.next = self.cfg_ones.val();
+        }
+        if self.g_hold.q.val() {
+            self.v0.next = self.v0.val() & !self.r2_f3.q.val();
+        }
+        self.sr0.clock.next = self.clock.val();
+        self.sr1.clock.next = self.clock.val();
+        self.sr2.clock.next = self.clock.val();
+        self.sr3.clock.next = self.clock.val();
+        self.sr0.s_vec.next = self.v0.val();
+        self.sr1.s_vec.next = self.v0.val() & !self.r2_f2.q.val();
+        self.sr2.s_vec.next = self.v0.val() & !self.r2_f1.q.val();
+        self.sr3.s_vec.next = self.v0.val() & !self.r2_f2.q.val() & !self.r2_f1.q.val();
+        self.sr0.s_gt.next = self.r2_gt.q.val();
+        self.sr1.s_gt.next = self.r2_gt.q.val();
+        self.sr2.s_gt.next = self.r2_gt.q.val();
+        self.sr3.s_gt.next = self.r2_gt.q.val();
+
         // ---- S3: unpack.
         self.e_open.next = self.pipe.m_event.val().get_bit(0);
         self.e_malformed.next = self.pipe.m_event.val().get_bit(1);
@@ -608,7 +968,6 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         self.e_ack_req.next = self.pipe.m_event.val().get_bit(3);
         self.e_ecn.next = self.pipe.m_event.val().get_bit(4);
         self.e_psn.next = bit_cast::<32, 24>(self.pipe.m_event.val().get_bits::<24>(5));
-        self.e_len.next = self.pipe.m_event.val().get_bits::<32>(29);
         self.r_epsn.next = bit_cast::<32, 24>(self.pipe.m_record.val().get_bits::<24>(0));
         self.r_bm.next = self.pipe.m_record.val().get_bits::<W>(24);
         self.r_bytes.next = self
@@ -639,25 +998,40 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
             .val()
             .get_bits::<32>(self.cfg_off_coal.val().index());
 
-        // Classify against EPSN and the bitmap (as `sack_receiver`).
-        self.psn_off.next = (self.e_psn.val() - self.r_epsn.val()) & self.cfg_psn_mask.val();
-        self.below_epsn.d.next = self.psn_off.val();
+        // The prepared values: from the record S3 took at H3, or the event right ahead's new
+        // one. Classify against EPSN and the bitmap (as `sack_receiver`).
+        self.p_off.next = self.b_off.q.val();
+        self.p_bytes.next = self.b_bytes.q.val();
+        self.p_coal.next = self.b_coal.q.val();
+        self.p_ge.next = self.b_ge.q.val();
+        self.p_low_off.next = self.b_low_off.q.val();
+        // (The event right ahead's hold flag is in `g_hold` now.)
+        self.held_bit.next = self.r4_sh.q.val() | (self.r4_s1.q.val() & self.g_hold.q.val());
+        if self.pipe.m_hit1.val() {
+            self.p_off.next = self.f_off.q.val();
+            self.p_bytes.next = self.f_bytes.q.val();
+            self.p_coal.next = self.f_coal.q.val();
+            self.p_ge.next = self.f_ge.q.val();
+            self.p_low_off.next = self.f_low_off.q.val();
+        }
+        self.below_epsn.d.next = self.p_off.val();
         self.below.next = self.below_epsn.below.val().any();
         self.slot.next = bit_cast::<16, 32>(self.e_psn.val() & self.cfg_slot_mask.val());
         // The lap bit is bit log2 W, the window's only bit.
         self.lap.next = (self.e_psn.val() & self.cfg_window.val()).any();
-        self.held_bit.next = self.r_bm.val().get_bit(self.slot.val().index()) == self.lap.val();
         self.data.next = !self.e_open.val() & !self.e_malformed.val() & !self.e_probe.val();
-        self.in_win.next = self.psn_off.val() < self.cfg_window.val();
+        // Below W: no bit set above the slot bits.
+        self.in_win.next =
+            !(self.p_off.val() & self.cfg_psn_mask.val() & !self.cfg_slot_mask.val()).any();
         self.oow.next = self.data.val() & !self.below.val() & !self.in_win.val();
         self.dup.next = self.data.val()
             & (self.below.val()
-                | (self.in_win.val() & self.psn_off.val().any() & self.held_bit.val()));
-        self.head.next = self.data.val() & !self.psn_off.val().any();
+                | (self.in_win.val() & self.p_off.val().any() & self.held_bit.val()));
+        self.head.next = self.data.val() & !self.p_off.val().any();
         self.hold.next = self.data.val()
             & !self.below.val()
             & self.in_win.val()
-            & self.psn_off.val().any()
+            & self.p_off.val().any()
             & !self.held_bit.val();
         self.verdict.next = 1.into();
         if self.e_open.val() {
@@ -677,114 +1051,88 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
             self.verdict.next = 0.into();
         }
 
-        // The head's run: with the packet's own slot written, the slots whose PSN in
-        // (psn, psn + W] is not held; the first after the packet's slot, cyclically (the slot
-        // itself stands for psn + W, never held, so there is one).
+        // The head's run: the variant the events 2 and 1 ahead chose (their hold flags, now in
+        // registers). EPSN moves to the slot found, counted from the one after the packet's:
+        // the packet's PSN with the slot bits replaced, plus W if the run wrapped. All of it
+        // off the loop; only `head` selects it.
+        self.hv0.s_found.next = self.sr0.m_slot.val();
+        self.hv1.s_found.next = self.sr1.m_slot.val();
+        self.hv2.s_found.next = self.sr2.m_slot.val();
+        self.hv3.s_found.next = self.sr3.m_slot.val();
+        self.hv0.s_wrap.next = self.sr0.m_wrap.val();
+        self.hv1.s_wrap.next = self.sr1.m_wrap.val();
+        self.hv2.s_wrap.next = self.sr2.m_wrap.val();
+        self.hv3.s_wrap.next = self.sr3.m_wrap.val();
+        self.hv0.s_hi0.next = self.x_hi0.q.val();
+        self.hv1.s_hi0.next = self.x_hi0.q.val();
+        self.hv2.s_hi0.next = self.x_hi0.q.val();
+        self.hv3.s_hi0.next = self.x_hi0.q.val();
+        self.hv0.s_hi1.next = self.x_hi1.q.val();
+        self.hv1.s_hi1.next = self.x_hi1.q.val();
+        self.hv2.s_hi1.next = self.x_hi1.q.val();
+        self.hv3.s_hi1.next = self.x_hi1.q.val();
+        self.hv0.s_dh0.next = self.q3_dh0.q.val();
+        self.hv1.s_dh0.next = self.q3_dh0.q.val();
+        self.hv2.s_dh0.next = self.q3_dh0.q.val();
+        self.hv3.s_dh0.next = self.q3_dh0.q.val();
+        self.hv0.s_dh1.next = self.q3_dh1.q.val();
+        self.hv1.s_dh1.next = self.q3_dh1.q.val();
+        self.hv2.s_dh1.next = self.q3_dh1.q.val();
+        self.hv3.s_dh1.next = self.q3_dh1.q.val();
+        self.epsn_head.next = self.hv0.m_epsn.val();
+        self.f_off_head.next = self.hv0.m_off.val();
+        if self.g_hold_d.q.val() & !self.g_hold.q.val() {
+            self.epsn_head.next = self.hv1.m_epsn.val();
+            self.f_off_head.next = self.hv1.m_off.val();
+        }
+        if !self.g_hold_d.q.val() & self.g_hold.q.val() {
+            self.epsn_head.next = self.hv2.m_epsn.val();
+            self.f_off_head.next = self.hv2.m_off.val();
+        }
+        if self.g_hold_d.q.val() & self.g_hold.q.val() {
+            self.epsn_head.next = self.hv3.m_epsn.val();
+            self.f_off_head.next = self.hv3.m_off.val();
+        }
+        self.g_hold.d.next = self.hold.val();
+        self.g_hold_d.d.next = self.g_hold.q.val();
+        // The bitmap with the packet's own slot written.
         self.bm1.next = self
             .r_bm
             .val()
             .replace_bit(self.slot.val().index(), self.lap.val());
-        self.gt.next = (self.cfg_ones.val() << self.slot.val()) << 1;
-        self.nr.next = self.bm1.val() ^ !self.gt.val();
-        if self.lap.val() {
-            self.nr.next = self.bm1.val() ^ self.gt.val();
-        }
-        self.nr_hi.next = self.nr.val() & self.gt.val();
-        self.nr_x.next = self.nr.val();
-        if self.nr_hi.val().any() {
-            self.nr_x.next = self.nr_hi.val();
-        }
-        self.first.next = self.nr_x.val() & (!self.nr_x.val() + self.cfg_one_w.val());
-        self.first_idx.next = 0.into();
-        self.first_idx.next = self
-            .first_idx
-            .val()
-            .replace_bit(0, (self.first.val() & self.cfg_sel0.val()).any());
-        self.first_idx.next = self
-            .first_idx
-            .val()
-            .replace_bit(1, (self.first.val() & self.cfg_sel1.val()).any());
-        self.first_idx.next = self
-            .first_idx
-            .val()
-            .replace_bit(2, (self.first.val() & self.cfg_sel2.val()).any());
-        self.first_idx.next = self
-            .first_idx
-            .val()
-            .replace_bit(3, (self.first.val() & self.cfg_sel3.val()).any());
-        self.first_idx.next = self
-            .first_idx
-            .val()
-            .replace_bit(4, (self.first.val() & self.cfg_sel4.val()).any());
-        self.first_idx.next = self
-            .first_idx
-            .val()
-            .replace_bit(5, (self.first.val() & self.cfg_sel5.val()).any());
-        self.first_idx.next = self
-            .first_idx
-            .val()
-            .replace_bit(6, (self.first.val() & self.cfg_sel6.val()).any());
-        self.first_idx.next = self
-            .first_idx
-            .val()
-            .replace_bit(7, (self.first.val() & self.cfg_sel7.val()).any());
-        self.first_idx.next = self
-            .first_idx
-            .val()
-            .replace_bit(8, (self.first.val() & self.cfg_sel8.val()).any());
-        self.first_idx.next = self
-            .first_idx
-            .val()
-            .replace_bit(9, (self.first.val() & self.cfg_sel9.val()).any());
-        self.first_idx.next = self
-            .first_idx
-            .val()
-            .replace_bit(10, (self.first.val() & self.cfg_sel10.val()).any());
-        self.first_idx.next = self
-            .first_idx
-            .val()
-            .replace_bit(11, (self.first.val() & self.cfg_sel11.val()).any());
-        // EPSN advances by 1..=W: to the slot found, counted from the one after the packet's.
-        self.adv.next =
-            ((bit_cast::<32, 16>(self.first_idx.val()) - bit_cast::<32, 16>(self.slot.val()) - 1)
-                & self.cfg_slot_mask.val())
-                + 1;
 
         // The new fields.
         self.n_epsn.next = self.r_epsn.val();
         self.n_bytes.next = self.r_bytes.val();
-        self.n_ooo.next = self.r_ooo.val();
-        if self.head.val() {
-            self.n_epsn.next = (self.e_psn.val() + self.adv.val()) & self.cfg_psn_mask.val();
-            self.n_ooo.next = self.r_ooo.val() + 1 - self.adv.val();
-            self.n_bytes.next = self.r_bytes.val() + self.e_len.val();
+        // The out-of-order base counts every new PSN, head or held: the count is the base less
+        // EPSN (mod W), made after the loop.
+        self.n_ooo.next = self.r_ooo.val().get_bits::<L>(0);
+        if self.head.val() | self.hold.val() {
+            self.n_ooo.next = self.r_ooo.val().get_bits::<L>(0) + 1;
+            self.n_bytes.next = self.p_bytes.val();
         }
-        if self.hold.val() {
-            self.n_ooo.next = self.r_ooo.val() + 1;
-            self.n_bytes.next = self.r_bytes.val() + self.e_len.val();
+        if self.head.val() {
+            self.n_epsn.next = self.epsn_head.val();
         }
         // Coalescing and the lowest PSN since the last SACK: every data packet in the window
         // or below EPSN (duplicates included).
         self.ok.next = !self.e_open.val() & !self.e_malformed.val() & !self.oow.val();
         self.in_play.next = self.ok.val() & !self.e_probe.val();
-        self.coal_sum.next =
-            bit_cast::<33, 32>(self.r_coal.val()) + bit_cast::<33, 32>(self.e_len.val());
-        self.below_lowest.d.next = self.e_psn.val() - self.r_low.val();
+        self.below_lowest.d.next = self.p_low_off.val();
         self.n_coal.next = self.r_coal.val();
         self.n_lv.next = self.r_lv.val();
         self.n_low.next = self.r_low.val();
         if self.in_play.val() {
-            self.n_coal.next = bit_cast::<32, 33>(self.coal_sum.val());
-            if self.coal_sum.val().get_bit(32) {
-                self.n_coal.next = 0xFFFF_FFFF_u64.into();
-            }
+            self.n_coal.next = self.p_coal.val();
             self.n_lv.next = true;
             if !self.r_lv.val() | self.below_lowest.below.val().any() {
                 self.n_low.next = self.e_psn.val();
             }
         }
-        self.t_coalesce.next = self.in_play.val() & (self.n_coal.val() >= self.cfg_coalesce.val());
-        self.t_head_fill.next = self.head.val() & self.r_ooo.val().any();
+        self.t_coalesce.next = self.in_play.val() & self.p_ge.val();
+        // (Some PSN held beyond EPSN: the out-of-order base is not EPSN's slot bits.)
+        self.t_head_fill.next = self.head.val()
+            & ((self.r_ooo.val() ^ self.r_epsn.val()) & self.cfg_slot_mask.val()).any();
         self.any.next = self.ok.val()
             & (self.t_coalesce.val()
                 | self.t_head_fill.val()
@@ -792,14 +1140,59 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
                 | self.e_ack_req.val()
                 | self.e_ecn.val());
 
+        // ---- The event behind (in H3), if it is on this connection: the same prepared values
+        // from this event's new record, each chosen among sums made from early values.
+        self.f_off.d.next = (self.q3_d.q.val() + self.p_off.val()) & self.cfg_psn_mask.val();
+        if self.head.val() {
+            self.f_off.d.next = self.f_off_head.val();
+        }
+        self.f_bytes.d.next = self.r_bytes.val() + self.q3_len.q.val();
+        if self.head.val() | self.hold.val() {
+            self.f_bytes.d.next = self.p_bytes.val() + self.q3_len.q.val();
+        }
+        self.y_sum_r.next =
+            bit_cast::<33, 32>(self.r_coal.val()) + bit_cast::<33, 32>(self.q3_len.q.val());
+        self.y_sum_p.next =
+            bit_cast::<33, 32>(self.p_coal.val()) + bit_cast::<33, 32>(self.q3_len.q.val());
+        self.f_coal.d.next = bit_cast::<32, 33>(self.y_sum_r.val());
+        if self.y_sum_r.val().get_bit(32) {
+            self.f_coal.d.next = 0xFFFF_FFFF_u64.into();
+        }
+        self.f_ge.d.next = self.q3_lge.q.val() | (self.r_coal.val() >= self.q3_k.q.val());
+        if self.in_play.val() {
+            self.f_coal.d.next = bit_cast::<32, 33>(self.y_sum_p.val());
+            if self.y_sum_p.val().get_bit(32) {
+                self.f_coal.d.next = 0xFFFF_FFFF_u64.into();
+            }
+            self.f_ge.d.next = self.q3_lge.q.val() | (self.p_coal.val() >= self.q3_k.q.val());
+        }
+        if self.any.val() {
+            self.f_coal.d.next = self.q3_len.q.val();
+            self.f_ge.d.next = self.q3_lge.q.val();
+        }
+        self.f_low_off.d.next = self.y_psn.val() - self.r_low.val();
+        if self.in_play.val() & (!self.r_lv.val() | self.below_lowest.below.val().any()) {
+            self.f_low_off.d.next = self.q3_d.q.val();
+        }
+        // An open leaves EPSN = its PSN, nothing held, the rest zero.
+        if self.e_open.val() & !self.e_malformed.val() {
+            self.f_off.d.next = self.q3_d.q.val() & self.cfg_psn_mask.val();
+            self.f_bytes.d.next = self.q3_len.q.val();
+            self.f_coal.d.next = self.q3_len.q.val();
+            self.f_ge.d.next = self.q3_lge.q.val();
+            self.f_low_off.d.next = self.y_psn.val();
+        }
+
         // An open's record: EPSN, nothing held (`initial_record`), the rest zero.
         self.open_ge.next = self.cfg_ones.val() << self.slot.val();
         self.open_bm.next = self.open_ge.val();
         if self.lap.val() {
             self.open_bm.next = !self.open_ge.val();
         }
-        self.open_rec.next =
-            bit_cast::<D, 32>(self.e_psn.val()) | (bit_cast::<D, W>(self.open_bm.val()) << 24);
+        self.open_rec.next = bit_cast::<D, 32>(self.e_psn.val())
+            | (bit_cast::<D, W>(self.open_bm.val()) << 24)
+            | (bit_cast::<D, 32>(self.e_psn.val() & self.cfg_slot_mask.val())
+                << self.cfg_off_ooo.val());
 
         // The record after the event; when a SACK goes out, coalescing and the lowest start
         // again.
@@ -810,7 +1203,7 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         self.next.next = bit_cast::<D, 32>(self.n_epsn.val())
             | (bit_cast::<D, W>(self.n_bm.val()) << 24)
             | (bit_cast::<D, 32>(self.n_bytes.val()) << self.cfg_off_bytes.val())
-            | (bit_cast::<D, L>(self.n_ooo.val().get_bits::<L>(0)) << self.cfg_off_ooo.val())
+            | (bit_cast::<D, L>(self.n_ooo.val()) << self.cfg_off_ooo.val())
             | (bit_cast::<D, 32>(self.n_low.val() & self.cfg_psn_mask.val())
                 << self.cfg_off_low.val());
         if !self.any.val() {
@@ -849,7 +1242,7 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         self.o1_epsn.d.next = self.n_epsn.val();
         self.o1_bm.d.next = self.n_bm.val();
         self.o1_bytes.d.next = self.n_bytes.val();
-        self.o1_ooo.d.next = self.n_ooo.val();
+        self.o1_ooo.d.next = bit_cast::<32, L>(self.n_ooo.val());
         self.o1_lv.d.next = self.n_lv.val();
         self.o1_low.d.next = self.n_low.val();
         self.o1_probe.d.next = self.e_probe.val();
@@ -894,7 +1287,8 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
             self.o2_recv.d.next = self.seg_raw.val();
         }
         self.o2_bytes.d.next = self.o1_bytes.q.val();
-        self.o2_ooo.d.next = self.o1_ooo.q.val();
+        self.o2_ooo.d.next =
+            (self.o1_ooo.q.val() - self.o1_epsn.q.val()) & self.cfg_slot_mask.val();
         self.o2_probe.d.next = self.o1_probe.q.val();
         self.o2_ecn.d.next = self.o1_ecn.q.val();
         self.o2_entropy.d.next = self.o1_entropy.q.val();
@@ -992,6 +1386,62 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         self.status_out_of_window.next = self.cnt_oow.q.val();
         self.status_malformed.next = self.cnt_malformed.q.val();
         self.status_bad_conn.next = self.cnt_bad.q.val();
+    }
+}
+
+/// What a head makes of one variant's slot found (all of it from registers, so the loop only
+/// selects among the four): EPSN is the packet's PSN with the slot bits replaced by the slot
+/// found, plus W if the run wrapped past slot W - 1; and PSN less that EPSN for the event
+/// behind, from its `psn - hi0` and `psn - hi1`.
+#[derive(LogicBlock)]
+pub struct HeadVariant {
+    pub s_found: Signal<In, Bits<16>>,
+    /// The slot found is at or below the packet's (from the search, not a compare here).
+    pub s_wrap: Signal<In, Bit>,
+    /// The packet's PSN with the slot bits cleared, and that plus W.
+    pub s_hi0: Signal<In, Bits<32>>,
+    pub s_hi1: Signal<In, Bits<32>>,
+    /// The event behind: its PSN less `s_hi0`, less `s_hi1`.
+    pub s_dh0: Signal<In, Bits<32>>,
+    pub s_dh1: Signal<In, Bits<32>>,
+    pub m_epsn: Signal<Out, Bits<32>>,
+    pub m_off: Signal<Out, Bits<32>>,
+    cfg_psn_mask: Constant<Bits<32>>,
+}
+
+impl HeadVariant {
+    pub fn new() -> Self {
+        HeadVariant {
+            s_found: Default::default(),
+            s_wrap: Default::default(),
+            s_hi0: Default::default(),
+            s_hi1: Default::default(),
+            s_dh0: Default::default(),
+            s_dh1: Default::default(),
+            m_epsn: Default::default(),
+            m_off: Default::default(),
+            cfg_psn_mask: Constant::new(bits((1 << 24) - 1)),
+        }
+    }
+}
+
+impl Default for HeadVariant {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Logic for HeadVariant {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.m_epsn.next = self.s_hi0.val() | bit_cast::<32, 16>(self.s_found.val());
+        self.m_off.next =
+            (self.s_dh0.val() - bit_cast::<32, 16>(self.s_found.val())) & self.cfg_psn_mask.val();
+        if self.s_wrap.val() {
+            self.m_epsn.next = self.s_hi1.val() | bit_cast::<32, 16>(self.s_found.val());
+            self.m_off.next = (self.s_dh1.val() - bit_cast::<32, 16>(self.s_found.val()))
+                & self.cfg_psn_mask.val();
+        }
     }
 }
 

@@ -30,8 +30,8 @@ use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 /// Cycles from an event's offer to its result on `m_*`.
 pub const LATENCY: usize = crate::designs::NicRxSmall::LATENCY as usize;
 
-/// Events a reset drops: those before S3 (in S1 and S2), `LATENCY - 4` of them (after S3 the
-/// design has O1, O2 and the output register).
+/// Events a reset drops: those before S3 (in S1, S2 and the hold stages H1..H3), `LATENCY - 4`
+/// of them (after S3 the design has O1, O2 and the output register).
 const DROPPED: usize = LATENCY - 4;
 
 /// Where a packet's PSN comes from.
@@ -77,6 +77,12 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "in_order",
     "in_order_advances_over_run",
     "head_advances_a_whole_window",
+    "head_run_through_fill_distance_1",
+    "head_run_through_fill_distance_2",
+    "head_run_through_fill_distance_3",
+    "head_past_snapshot_window",
+    "head_on_empty_snapshot",
+    "beyond_epsn_2w_past_snapshot",
     "out_of_order",
     "duplicate_below_epsn",
     "duplicate_held",
@@ -126,6 +132,9 @@ pub struct Block {
     /// and whether it changed the connection's record (a distance only tests the forwarding
     /// when the record the later event needs is not the one in the RAM).
     last: HashMap<u32, (u64, bool, bool)>,
+    /// Each connection's events of the last 3 cycles (those the RTL's search corrects its
+    /// snapshot for): cycle, open, the PSN an out-of-order packet made held, EPSN before.
+    recent: HashMap<u32, VecDeque<Recent>>,
     cycle: u64,
     /// This cycle's resolved inputs, for the handshakes `expected` shows.
     now: RefCell<Option<In>>,
@@ -138,6 +147,7 @@ impl Block {
             flight: (1..LATENCY).map(|_| None).collect(),
             counters: [0; 4],
             last: HashMap::new(),
+            recent: HashMap::new(),
             cycle: 0,
             now: RefCell::new(None),
         }
@@ -316,7 +326,7 @@ impl CosimBlock for Block {
             self.counters[3] += r.bad as u64;
         }
         if c.reset {
-            // The events in S1 and S2 (taken on the two cycles before) are dropped, and this
+            // The events in S1..H3 (taken on the `DROPPED` cycles before) are dropped, and this
             // cycle's offer is not taken; the one in S3 and those after it come out.
             let n = self.flight.len();
             let dropped = n - (DROPPED + 1);
@@ -326,12 +336,71 @@ impl CosimBlock for Block {
             self.flight.iter_mut().skip(dropped).for_each(|r| *r = None);
             self.counters = [0; 4];
             self.last.clear();
+            self.recent.clear();
         }
         out.unwrap_or_default()
     }
 }
 
+/// An event on a connection, as the search's coverage needs it.
+#[derive(Debug, Clone, Copy)]
+struct Recent {
+    cycle: u64,
+    open: bool,
+    held: Option<u32>,
+    epsn_before: u32,
+}
+
 impl Block {
+    /// The corrections the RTL's search makes for a head at `now` (`docs/blocks/nic_rx.md`,
+    /// "The search out of the loop"): a fill by one of the 3 events before it on the
+    /// connection that its run passes, an open among them, or EPSN more than a window past
+    /// where it stood before them.
+    ///
+    /// `beyond`: the PSN of a new or held packet beyond EPSN, whose own "held" the RTL reads
+    /// from the snapshot too: 2W or more past the snapshot's EPSN, only the "W or more past"
+    /// rule keeps a slot of the snapshot from answering for it.
+    fn cover_search(
+        &mut self,
+        now: u64,
+        conn: u32,
+        ev: Recent,
+        (adv, beyond): (u32, Option<u32>),
+        cov: &mut Coverage,
+    ) {
+        let w = self.model.conn(conn).expect("in range").params().rx_window;
+        let q = self.recent.entry(conn).or_default();
+        q.retain(|r| now - r.cycle <= 3);
+        if let Some(psn) = beyond.filter(|_| !q.iter().any(|r| r.open)) {
+            let e_s = q.front().map_or(ev.epsn_before, |r| r.epsn_before);
+            if psn.wrapping_sub(e_s) & PSN_MASK >= 2 * w {
+                cov.hit("beyond_epsn_2w_past_snapshot");
+            }
+        }
+        if let Some(psn) = (adv > 0).then_some(ev.epsn_before) {
+            if q.iter().any(|r| r.open) {
+                cov.hit("head_on_empty_snapshot");
+            } else {
+                let e_s = q.front().map_or(psn, |r| r.epsn_before);
+                if psn.wrapping_sub(e_s) & PSN_MASK >= w + 2 {
+                    cov.hit("head_past_snapshot_window");
+                }
+                for r in q.iter() {
+                    let Some(h) = r.held else { continue };
+                    let off = h.wrapping_sub(psn) & PSN_MASK;
+                    if off > 0 && off < adv {
+                        cov.hit(match now - r.cycle {
+                            1 => "head_run_through_fill_distance_1",
+                            2 => "head_run_through_fill_distance_2",
+                            _ => "head_run_through_fill_distance_3",
+                        });
+                    }
+                }
+            }
+        }
+        q.push_back(ev);
+    }
+
     fn cover(
         &mut self,
         now: u64,
@@ -345,6 +414,27 @@ impl Block {
             return;
         }
         let open = i.open.is_some();
+        let after = self.model.conn(d.conn).expect("in range");
+        let (mut held, mut adv, epsn_before) = (None, 0, before.map_or(0, |b| b.epsn));
+        let mut beyond = None;
+        if let (Some(Kind::Packet(o)), Some((_, p))) = (&d.kind, i.pkt) {
+            match o.verdict {
+                Verdict::OutOfOrder => {
+                    held = Some(p.psn);
+                    beyond = held;
+                }
+                Verdict::Duplicate if !psn_lt(p.psn, epsn_before) => beyond = Some(p.psn),
+                Verdict::InOrder => adv = after.epsn.wrapping_sub(epsn_before) & PSN_MASK,
+                _ => {}
+            }
+        }
+        let ev = Recent {
+            cycle: now,
+            open: matches!(d.kind, Some(Kind::Opened)),
+            held,
+            epsn_before,
+        };
+        self.cover_search(now, d.conn, ev, (adv, beyond), cov);
         let after = self.model.conn(d.conn).expect("in range");
         let changed = match (&d.kind, before) {
             (Some(Kind::Opened), _) => true,
@@ -593,16 +683,7 @@ impl Gen<'_> {
             let k = self.rng.below(u64::from(top)) as u16;
             let gap = self.rng.below(3) as usize;
             for j in (1..w).rev().chain([0]) {
-                let noise = self.rng.next_u64();
-                let p = DataPkt {
-                    psn: 0,
-                    len: 1 + (noise % u64::from(self.cfg.network.mtu_bytes)) as u32,
-                    entropy: noise as u32,
-                    ecn: false,
-                    ts: (noise >> 32) as u32,
-                    probe: false,
-                    ack_req: false,
-                };
+                let (p, noise) = self.plain_pkt();
                 self.out.push(Cycle {
                     reset: false,
                     open: None,
@@ -613,6 +694,28 @@ impl Gen<'_> {
                     let c = self.idle();
                     self.out.push(c);
                 }
+            }
+            // Then in-order packets back to back: each head's EPSN is more than a window past
+            // the one its snapshot (four events back) saw.
+            for _ in 0..self.rng.below(4) {
+                let (p, noise) = self.plain_pkt();
+                self.out.push(Cycle {
+                    reset: false,
+                    open: None,
+                    pkt: Some((k, p, Psn::Rel(0))),
+                    noise,
+                });
+            }
+            // And sometimes a packet at the window's far end right after them: its own "held"
+            // is read where the snapshot's window lies two windows back.
+            if self.rng.chance(0.5) {
+                let (p, noise) = self.plain_pkt();
+                self.out.push(Cycle {
+                    reset: false,
+                    open: None,
+                    pkt: Some((k, p, Psn::Rel(w - 1))),
+                    noise,
+                });
             }
             // The stream it had is now far behind: open the connection afresh.
             let psn = self.rng.next_u64() as u32 & PSN_MASK;
@@ -661,6 +764,21 @@ impl Gen<'_> {
 }
 
 impl Gen<'_> {
+    /// A data packet of random length (its PSN placed by the caller) and the cycle's noise.
+    fn plain_pkt(&mut self) -> (DataPkt, u64) {
+        let noise = self.rng.next_u64();
+        let p = DataPkt {
+            psn: 0,
+            len: 1 + (noise % u64::from(self.cfg.network.mtu_bytes)) as u32,
+            entropy: noise as u32,
+            ecn: false,
+            ts: (noise >> 32) as u32,
+            probe: false,
+            ack_req: false,
+        };
+        (p, noise)
+    }
+
     /// An open `d` cycles after an event on its connection (`d` in 1..=5), sometimes offered
     /// beside another connection's packet (which waits a cycle), then the connection's packets
     /// at distance `d` from it and from each other. Its PSN is random: near the wrap, or too

@@ -8,7 +8,8 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use testbench::configs::{nic_rx_small_config, SACK_INITIAL_PSN};
 use testbench::designs::{
-    NicRxDefault, NicRxNoForward1, NicRxNoForward2, NicRxNoForward3, NicRxNoForward4, NicRxSmall,
+    NicRxDefault, NicRxNoForward1, NicRxNoForward2, NicRxNoForward3, NicRxNoForward4,
+    NicRxNoForward5, NicRxNoForward6, NicRxNoForward7, NicRxSmall,
 };
 use testbench::nic_rx::{stimulus, Block, Cycle};
 use testbench::{assert_fault_is_caught, cosim_proptest, cycles_budget, Dut};
@@ -50,7 +51,7 @@ fn nic_rx_small() {
     );
 }
 
-/// With the context shell's forwarding off at any one distance (1 to 4 cycles between two
+/// With the context shell's forwarding off at any one distance (1 to 7 cycles between two
 /// events on a connection), the co-sim fails: each distance is needed, and each is exercised.
 #[test]
 fn nic_rx_broken_variants_are_caught() {
@@ -66,6 +67,9 @@ fn nic_rx_broken_variants_are_caught() {
         assert_fault_is_caught(NicRxNoForward2::new, NicRxSmall::new, model, &stim),
         assert_fault_is_caught(NicRxNoForward3::new, NicRxSmall::new, model, &stim),
         assert_fault_is_caught(NicRxNoForward4::new, NicRxSmall::new, model, &stim),
+        assert_fault_is_caught(NicRxNoForward5::new, NicRxSmall::new, model, &stim),
+        assert_fault_is_caught(NicRxNoForward6::new, NicRxSmall::new, model, &stim),
+        assert_fault_is_caught(NicRxNoForward7::new, NicRxSmall::new, model, &stim),
     ];
     for (d, text) in reports.iter().enumerate() {
         println!("no forwarding at distance {}:\n{text}", d + 1);

@@ -1,0 +1,418 @@
+//! The context shell with three hold stages (`docs/blocks/context_pipe.md`, "With hold
+//! stages"): the same RAM, sweep, bad-id and reset rules as [`ContextPipe`], with three stages
+//! H1..H3 between S2 and the loop, so that a user whose next-state function has wide work (the
+//! receive side's search of the window) can do that work over stages on an early snapshot of
+//! the record and leave only a select in the loop.
+//!
+//! ```text
+//!  S0        S1            S2                H1              H2             H3             S3 (the loop)
+//!  read ─► RAM data,  ─► base = newest ─► + fwd0 if 4 ─► + fwd0 if 3 ─► + fwd0 if 2 ─► + fwd0 if 1
+//!          id compares   of raw, fwd0     ahead had the   ahead         ahead          ahead ─► s_next
+//!          with the 7    (5 ahead), fwd1  same id;                                          ─► fwd0 ─► fwd1 ─► fwd2
+//!          events ahead  (6), fwd2 (7)    h_record out                                      └─► wr_* ─► RAM write
+//! ```
+//!
+//! **Hazards.** An event's own record is written at the end of its S3 + 1, seven cycles after
+//! its read, so the events 1 to 7 ahead on the same id are forwarded: 5 to 7 in S2 from `fwd0`
+//! to `fwd2` (newest first), and 4, 3, 2, 1 as the record passes H1, H2, H3 and S3, each stage
+//! taking `fwd0` (the record made by the event then one stage past the loop) when that event
+//! had the same id. The compares are made in S1 against the events then in S2, H1, H2, H3, S3,
+//! `fwd0` and `fwd1`, and registered; every stage selects under registered controls. The only
+//! one-cycle loop is still `fwd0 ─► m_record ─► next-state function ─► fwd0`.
+//!
+//! **What H1 shows the user.** `h_record` is the record as the events 4 or more ahead left it
+//! (a snapshot), `h_event` the event, and `h_eq1..h_eq3` say which of the events 1 to 3 ahead
+//! (then in H2, H3 and S3) have the same id: the user corrects its snapshot work for those.
+//!
+//! A reset drops the events in S1, S2 and H1..H3 (the one in S3 completes). This is a separate
+//! module from [`ContextPipe`], not an option of it: the shell without hold stages is timed at
+//! its own netlist, which an unused option changed (`docs/blocks/nic_rx.md`, "Timing").
+
+use rust_hdl::prelude::*;
+
+use crate::context_ram::ContextRam;
+use crate::init_dff::InitDff;
+
+#[cfg(doc)]
+use crate::context_pipe::ContextPipe;
+
+/// An event taken on cycle `t` is in S3 (`m_*`) on cycle `t + COMPUTE_STAGE`.
+pub const COMPUTE_STAGE: u32 = 6;
+
+/// Forwarding distances: the events 1 to 7 cycles ahead write after this one's read.
+pub const FORWARD_DISTANCES: u32 = 7;
+
+/// See the module documentation. `D`: record bits; `E`: event bits carried to S3.
+#[derive(LogicBlock)]
+pub struct ContextPipeHold<const D: usize, const E: usize> {
+    pub clock: Signal<In, Clock>,
+
+    /// Drop the events in flight before S3 and sweep every record to the initial one.
+    pub s_reset: Signal<In, Bit>,
+    /// An event is offered; taken when `status_ready` and not `s_reset`.
+    pub s_valid: Signal<In, Bit>,
+    /// Its id (`>= N`: bad).
+    pub s_id: Signal<In, Bits<16>>,
+    /// What the user needs of it, carried to H1 and S3.
+    pub s_event: Signal<In, Bits<E>>,
+
+    /// The event in S2 (taken two cycles ago; meaningless when none is there, or a bad id).
+    pub g_event: Signal<Out, Bits<E>>,
+    /// The event in H1 (taken three cycles ago; meaningless when none is there, or a bad id).
+    pub h_event: Signal<Out, Bits<E>>,
+    /// Its id's record as the events 4 or more ahead of it left it.
+    pub h_record: Signal<Out, Bits<D>>,
+    /// The event `k` ahead (in H2, H3, S3 for k = 1, 2, 3) is valid and has its id.
+    pub h_eq1: Signal<Out, Bit>,
+    pub h_eq2: Signal<Out, Bit>,
+    pub h_eq3: Signal<Out, Bit>,
+
+    /// The record the event in H3 takes into S3 (as the events 2 or more ahead left it), for
+    /// a user that prepares its sums a stage early.
+    pub t_record: Signal<Out, Bits<D>>,
+
+    /// S3 holds an event taken six cycles ago.
+    pub m_valid: Signal<Out, Bit>,
+    /// Its id was out of range (`m_record` is then meaningless and `s_next` is not written).
+    pub m_bad: Signal<Out, Bit>,
+    /// `m_valid & !m_bad`, from a register of its own: `s_next` is written.
+    pub m_write: Signal<Out, Bit>,
+    pub m_id: Signal<Out, Bits<16>>,
+    pub m_event: Signal<Out, Bits<E>>,
+    /// Its id's record as every event before it left it.
+    pub m_record: Signal<Out, Bits<D>>,
+    /// `m_record` is the record the event right ahead made (`s_next` of the cycle before),
+    /// not `t_record` of the cycle before: a user's sums prepared from either follow it.
+    pub m_hit1: Signal<Out, Bit>,
+    /// The record after it (the user's next-state function, combinational, same cycle).
+    pub s_next: Signal<In, Bits<D>>,
+
+    /// The sweep is over: events are taken.
+    pub status_ready: Signal<Out, Bit>,
+
+    /// `N - 1`.
+    cfg_last: Constant<Bits<16>>,
+    cfg_init: Constant<Bits<D>>,
+    /// Bit `d - 1`: forwarding at distance `d` is on (all on in products).
+    cfg_fwd: Constant<Bits<8>>,
+
+    ram: ContextRam<D>,
+    sweeping: InitDff<Bit>,
+    sweep_tail: InitDff<Bit>,
+    sweep_id: DFF<Bits<16>>,
+    sweep_last: InitDff<Bit>,
+
+    // `pN_*` / `hN_*`: an event entering that stage.
+    p1_valid: DFF<Bit>,
+    p1_bad: DFF<Bit>,
+    p1_id: DFF<Bits<16>>,
+    p1_event: DFF<Bits<E>>,
+    p2_valid: DFF<Bit>,
+    p2_bad: DFF<Bit>,
+    p2_id: DFF<Bits<16>>,
+    p2_event: DFF<Bits<E>>,
+    p2_raw: DFF<Bits<D>>,
+    /// Bit `d - 1`: same id as the event `d` ahead (compared in S1).
+    p2_eq: DFF<Bits<8>>,
+    h1_valid: DFF<Bit>,
+    h1_bad: DFF<Bit>,
+    h1_id: DFF<Bits<16>>,
+    h1_event: DFF<Bits<E>>,
+    h1_rec: DFF<Bits<D>>,
+    h1_eq: DFF<Bits<4>>,
+    h2_valid: DFF<Bit>,
+    h2_bad: DFF<Bit>,
+    h2_id: DFF<Bits<16>>,
+    h2_event: DFF<Bits<E>>,
+    h2_rec: DFF<Bits<D>>,
+    h2_eq: DFF<Bits<3>>,
+    h3_valid: DFF<Bit>,
+    h3_bad: DFF<Bit>,
+    h3_id: DFF<Bits<16>>,
+    h3_event: DFF<Bits<E>>,
+    h3_rec: DFF<Bits<D>>,
+    h3_eq: DFF<Bits<2>>,
+    p3_valid: DFF<Bit>,
+    p3_bad: DFF<Bit>,
+    p3_write: DFF<Bit>,
+    p3_id: DFF<Bits<16>>,
+    p3_event: DFF<Bits<E>>,
+    p3_base: DFF<Bits<D>>,
+    p3_hit1: DFF<Bit>,
+    fwd0_valid: DFF<Bit>,
+    fwd0_id: DFF<Bits<16>>,
+    fwd0_rec: DFF<Bits<D>>,
+    fwd1_valid: DFF<Bit>,
+    fwd1_id: DFF<Bits<16>>,
+    fwd1_rec: DFF<Bits<D>>,
+    fwd2_rec: DFF<Bits<D>>,
+    wr_en: InitDff<Bit>,
+    wr_id: DFF<Bits<16>>,
+    wr_rec: InitDff<Bits<D>>,
+
+    take: Signal<Local, Bit>,
+    eq: Signal<Local, Bits<8>>,
+    base: Signal<Local, Bits<D>>,
+    snap: Signal<Local, Bits<D>>,
+}
+
+impl<const D: usize, const E: usize> ContextPipeHold<D, E> {
+    /// `ids` records (1..=65536); `no_forward`: the distance (1..=7) whose forwarding is off,
+    /// for the co-simulation's self-test only.
+    pub fn new(ids: u32, init: Bits<D>, no_forward: Option<u32>) -> Self {
+        assert!((1..=65_536).contains(&ids));
+        assert!(no_forward.is_none_or(|d| (1..=FORWARD_DISTANCES).contains(&d)));
+        let fwd = 0x7F & !no_forward.map_or(0, |d| 1u64 << (d - 1));
+        ContextPipeHold {
+            clock: Default::default(),
+            s_reset: Default::default(),
+            s_valid: Default::default(),
+            s_id: Default::default(),
+            s_event: Default::default(),
+            g_event: Default::default(),
+            h_event: Default::default(),
+            h_record: Default::default(),
+            h_eq1: Default::default(),
+            h_eq2: Default::default(),
+            h_eq3: Default::default(),
+            m_valid: Default::default(),
+            m_bad: Default::default(),
+            m_write: Default::default(),
+            m_id: Default::default(),
+            m_event: Default::default(),
+            m_record: Default::default(),
+            m_hit1: Default::default(),
+            t_record: Default::default(),
+            s_next: Default::default(),
+            status_ready: Default::default(),
+            cfg_last: Constant::new(bits(u64::from(ids - 1))),
+            cfg_init: Constant::new(init),
+            cfg_fwd: Constant::new(bits(fwd)),
+            ram: ContextRam::new(ids as usize).with_output_register_in_ebr(),
+            sweeping: InitDff::new(true),
+            sweep_tail: InitDff::new(true),
+            sweep_id: Default::default(),
+            sweep_last: InitDff::new(ids == 1),
+            p1_valid: Default::default(),
+            p1_bad: Default::default(),
+            p1_id: Default::default(),
+            p1_event: Default::default(),
+            p2_valid: Default::default(),
+            p2_bad: Default::default(),
+            p2_id: Default::default(),
+            p2_event: Default::default(),
+            p2_raw: Default::default(),
+            p2_eq: Default::default(),
+            h1_valid: Default::default(),
+            h1_bad: Default::default(),
+            h1_id: Default::default(),
+            h1_event: Default::default(),
+            h1_rec: Default::default(),
+            h1_eq: Default::default(),
+            h2_valid: Default::default(),
+            h2_bad: Default::default(),
+            h2_id: Default::default(),
+            h2_event: Default::default(),
+            h2_rec: Default::default(),
+            h2_eq: Default::default(),
+            h3_valid: Default::default(),
+            h3_bad: Default::default(),
+            h3_id: Default::default(),
+            h3_event: Default::default(),
+            h3_rec: Default::default(),
+            h3_eq: Default::default(),
+            p3_valid: Default::default(),
+            p3_bad: Default::default(),
+            p3_write: Default::default(),
+            p3_id: Default::default(),
+            p3_event: Default::default(),
+            p3_base: Default::default(),
+            p3_hit1: Default::default(),
+            fwd0_valid: Default::default(),
+            fwd0_id: Default::default(),
+            fwd0_rec: Default::default(),
+            fwd1_valid: Default::default(),
+            fwd1_id: Default::default(),
+            fwd1_rec: Default::default(),
+            fwd2_rec: Default::default(),
+            wr_en: InitDff::new(true),
+            wr_id: Default::default(),
+            wr_rec: InitDff::new(init),
+            take: Default::default(),
+            eq: Default::default(),
+            base: Default::default(),
+            snap: Default::default(),
+        }
+    }
+}
+
+impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, sweeping, sweep_tail, sweep_id, sweep_last, p1_valid, p1_bad, p1_id,
+            p1_event, p2_valid, p2_bad, p2_id, p2_event, p2_raw, p2_eq, h1_valid, h1_bad, h1_id,
+            h1_event, h1_rec, h1_eq, h2_valid, h2_bad, h2_id, h2_event, h2_rec, h2_eq, h3_valid,
+            h3_bad, h3_id, h3_event, h3_rec, h3_eq, p3_valid, p3_bad, p3_write, p3_id, p3_event,
+            p3_base, p3_hit1, fwd0_valid, fwd0_id, fwd0_rec, fwd1_valid, fwd1_id, fwd1_rec,
+            fwd2_rec, wr_en, wr_id, wr_rec
+        );
+        self.ram.clock.next = self.clock.val();
+        self.status_ready.next = !self.sweeping.q.val() & !self.sweep_tail.q.val();
+
+        // ---- The sweep (as in `ContextPipe`).
+        self.sweep_id.d.next = self.sweep_id.q.val();
+        self.sweeping.d.next = self.sweeping.q.val();
+        if self.sweeping.q.val() {
+            self.sweep_id.d.next = self.sweep_id.q.val() + 1;
+            if self.sweep_last.q.val() {
+                self.sweeping.d.next = false;
+            }
+        }
+        if self.s_reset.val() {
+            self.sweeping.d.next = true;
+            self.sweep_id.d.next = 0.into();
+        }
+        self.sweep_last.d.next = self.sweep_id.d.val() == self.cfg_last.val();
+        self.sweep_tail.d.next = self.sweeping.q.val();
+
+        // ---- S0: take the event, read its record.
+        self.take.next = self.s_valid.val()
+            & !self.sweeping.q.val()
+            & !self.sweep_tail.q.val()
+            & !self.s_reset.val();
+        self.ram.read_address.next = self.s_id.val();
+        self.p1_valid.d.next = self.take.val();
+        self.p1_bad.d.next = self.s_id.val() > self.cfg_last.val();
+        self.p1_id.d.next = self.s_id.val();
+        self.p1_event.d.next = self.s_event.val();
+
+        // ---- S1: the RAM's data registered; the id compares with the 7 events ahead (then in
+        // S2, H1, H2, H3, S3, fwd0, fwd1).
+        self.p2_valid.d.next = self.p1_valid.q.val() & !self.s_reset.val();
+        self.p2_bad.d.next = self.p1_bad.q.val();
+        self.p2_id.d.next = self.p1_id.q.val();
+        self.p2_event.d.next = self.p1_event.q.val();
+        self.p2_raw.d.next = self.ram.read_data.val();
+        self.eq.next = 0.into();
+        self.eq.next = self.eq.val().replace_bit(
+            0,
+            (self.p1_id.q.val() == self.p2_id.q.val()) & self.p2_valid.q.val(),
+        );
+        self.eq.next = self.eq.val().replace_bit(
+            1,
+            (self.p1_id.q.val() == self.h1_id.q.val()) & self.h1_valid.q.val(),
+        );
+        self.eq.next = self.eq.val().replace_bit(
+            2,
+            (self.p1_id.q.val() == self.h2_id.q.val()) & self.h2_valid.q.val(),
+        );
+        self.eq.next = self.eq.val().replace_bit(
+            3,
+            (self.p1_id.q.val() == self.h3_id.q.val()) & self.h3_valid.q.val(),
+        );
+        self.eq.next = self.eq.val().replace_bit(
+            4,
+            (self.p1_id.q.val() == self.p3_id.q.val()) & self.p3_valid.q.val(),
+        );
+        self.eq.next = self.eq.val().replace_bit(
+            5,
+            (self.p1_id.q.val() == self.fwd0_id.q.val()) & self.fwd0_valid.q.val(),
+        );
+        self.eq.next = self.eq.val().replace_bit(
+            6,
+            (self.p1_id.q.val() == self.fwd1_id.q.val()) & self.fwd1_valid.q.val(),
+        );
+        self.p2_eq.d.next = self.eq.val() & self.cfg_fwd.val();
+
+        // ---- S2: the newest record among the RAM's and those written 5 to 7 events ahead.
+        self.base.next = self.p2_raw.q.val();
+        if self.p2_eq.q.val().get_bit(6) {
+            self.base.next = self.fwd2_rec.q.val();
+        }
+        if self.p2_eq.q.val().get_bit(5) {
+            self.base.next = self.fwd1_rec.q.val();
+        }
+        if self.p2_eq.q.val().get_bit(4) {
+            self.base.next = self.fwd0_rec.q.val();
+        }
+        self.h1_valid.d.next = self.p2_valid.q.val() & !self.s_reset.val();
+        self.h1_bad.d.next = self.p2_bad.q.val();
+        self.h1_id.d.next = self.p2_id.q.val();
+        self.h1_event.d.next = self.p2_event.q.val();
+        self.g_event.next = self.p2_event.q.val();
+        self.h1_rec.d.next = self.base.val();
+        self.h1_eq.d.next = self.p2_eq.q.val().get_bits::<4>(0);
+
+        // ---- H1..H3: each takes fwd0 when the event that made it (4, 3, 2 ahead) had this id.
+        self.snap.next = self.h1_rec.q.val();
+        if self.h1_eq.q.val().get_bit(3) {
+            self.snap.next = self.fwd0_rec.q.val();
+        }
+        self.h_event.next = self.h1_event.q.val();
+        self.h_record.next = self.snap.val();
+        self.h_eq1.next = self.h1_eq.q.val().get_bit(0);
+        self.h_eq2.next = self.h1_eq.q.val().get_bit(1);
+        self.h_eq3.next = self.h1_eq.q.val().get_bit(2);
+        self.h2_valid.d.next = self.h1_valid.q.val() & !self.s_reset.val();
+        self.h2_bad.d.next = self.h1_bad.q.val();
+        self.h2_id.d.next = self.h1_id.q.val();
+        self.h2_event.d.next = self.h1_event.q.val();
+        self.h2_rec.d.next = self.snap.val();
+        self.h2_eq.d.next = self.h1_eq.q.val().get_bits::<3>(0);
+
+        self.h3_valid.d.next = self.h2_valid.q.val() & !self.s_reset.val();
+        self.h3_bad.d.next = self.h2_bad.q.val();
+        self.h3_id.d.next = self.h2_id.q.val();
+        self.h3_event.d.next = self.h2_event.q.val();
+        self.h3_rec.d.next = self.h2_rec.q.val();
+        if self.h2_eq.q.val().get_bit(2) {
+            self.h3_rec.d.next = self.fwd0_rec.q.val();
+        }
+        self.h3_eq.d.next = self.h2_eq.q.val().get_bits::<2>(0);
+
+        self.p3_valid.d.next = self.h3_valid.q.val() & !self.s_reset.val();
+        self.p3_bad.d.next = self.h3_bad.q.val();
+        self.p3_write.d.next = self.h3_valid.q.val() & !self.h3_bad.q.val() & !self.s_reset.val();
+        self.p3_id.d.next = self.h3_id.q.val();
+        self.p3_event.d.next = self.h3_event.q.val();
+        self.p3_base.d.next = self.h3_rec.q.val();
+        if self.h3_eq.q.val().get_bit(1) {
+            self.p3_base.d.next = self.fwd0_rec.q.val();
+        }
+        self.t_record.next = self.p3_base.d.val();
+        self.p3_hit1.d.next = self.h3_eq.q.val().get_bit(0);
+
+        // ---- S3 (the loop): the event right ahead's record if it had this id.
+        self.m_valid.next = self.p3_valid.q.val();
+        self.m_bad.next = self.p3_bad.q.val();
+        self.m_write.next = self.p3_write.q.val();
+        self.m_id.next = self.p3_id.q.val();
+        self.m_event.next = self.p3_event.q.val();
+        self.m_record.next = self.p3_base.q.val();
+        if self.p3_hit1.q.val() {
+            self.m_record.next = self.fwd0_rec.q.val();
+        }
+        self.m_hit1.next = self.p3_hit1.q.val();
+        self.fwd0_valid.d.next = self.p3_valid.q.val();
+        self.fwd0_id.d.next = self.p3_id.q.val();
+        self.fwd0_rec.d.next = self.s_next.val();
+        self.fwd1_valid.d.next = self.fwd0_valid.q.val();
+        self.fwd1_id.d.next = self.fwd0_id.q.val();
+        self.fwd1_rec.d.next = self.fwd0_rec.q.val();
+        self.fwd2_rec.d.next = self.fwd1_rec.q.val();
+
+        // ---- The write, a cycle after S3, from registers (as in `ContextPipe`).
+        self.wr_en.d.next = self.p3_write.q.val();
+        self.wr_id.d.next = self.p3_id.q.val();
+        self.wr_rec.d.next = self.s_next.val();
+        if self.sweeping.q.val() {
+            self.wr_en.d.next = true;
+            self.wr_id.d.next = self.sweep_id.q.val();
+            self.wr_rec.d.next = self.cfg_init.val();
+        }
+        self.ram.write_address.next = self.wr_id.q.val();
+        self.ram.write_data.next = self.wr_rec.q.val();
+        self.ram.write_enable.next = self.wr_en.q.val();
+    }
+}
