@@ -252,6 +252,27 @@ const DESIGNS: &[Design] = &[
         initial_psn: SACK_INITIAL_PSN,
     },
     Design {
+        name: "tx_sched_default",
+        block: "tx_sched",
+        config: Config::default,
+        fault: None,
+        initial_psn: 0,
+    },
+    Design {
+        name: "tx_sched_small",
+        block: "tx_sched",
+        config: tx_sched_small_config,
+        fault: None,
+        initial_psn: 0,
+    },
+    Design {
+        name: "tx_sched_keep_stale",
+        block: "tx_sched",
+        config: tx_sched_small_config,
+        fault: Some(Fault::TxSchedKeepStale),
+        initial_psn: 0,
+    },
+    Design {
         name: "nic_rx_default",
         block: "nic_rx",
         config: Config::default,

@@ -42,6 +42,16 @@ pub const CWND_LATENCY: u32 = 15;
 /// `golden_model::cwnd_unit`, "the window in flight".
 pub const CWND_MAX_AHEAD: usize = CWND_LATENCY as usize - 2;
 
+/// The multi-connection NIC's send side (`docs/blocks/nic_tx.md`): an event taken on cycle t
+/// writes its connection's has-work bit at the transmit scheduler's input on cycle
+/// t + `NIC_TX_WORK_WRITE` (the bit shows from the cycle after). Shared by the model and the
+/// RTL.
+pub const NIC_TX_WORK_WRITE: u64 = 7;
+/// The send side's window view: an event taken on cycle t reads its connection's cwnd unit as
+/// the SACKs (and opens) taken on cycles up to t - `NIC_TX_VIEW_LAG` left it (the cwnd unit's
+/// pipeline lies between). Shared by the model and the RTL.
+pub const NIC_TX_VIEW_LAG: u64 = 24;
+
 /// The whole configuration. Unknown keys anywhere are an error.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields, default)]

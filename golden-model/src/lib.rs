@@ -16,6 +16,8 @@
 //! | [`context_pipe`] (per-connection context: records, sweep, bad ids) | - | - |
 //! | [`nic_rx`] (the multi-connection NIC's receive side: N receivers, opens) | section 3 (receiver) | Section 3.3.1 |
 //! | [`load_table::lazy`], [`load_table::frame`] (the P4 variants: epoch-tagged slots, whole frames) | `load-table.md` section 1, `docs/wire-format.md` | - |
+//! | [`nic_tx`] (the multi-connection NIC's send side: N senders, the scheduler, the timer scan) | sections 1-3 (sender) | Algorithm 1, Section 3.3.2 |
+//! | [`tx_sched`] (the send side's transmit scheduler: round-robin by group of 32) | - | - |
 //! | [`scheduler`] | `load-table.md` section 2 | MLCC Algorithms 1, 2, Fig. 6 |
 
 pub mod context_pipe;
@@ -25,11 +27,13 @@ pub mod fixed;
 pub mod load_table;
 pub mod loopback;
 pub mod nic_rx;
+pub mod nic_tx;
 pub mod rng;
 pub mod sack_receiver;
 pub mod sack_sender;
 pub mod scheduler;
 pub mod seq;
 pub mod strack_nic;
+pub mod tx_sched;
 
 pub use strack_config::Config;

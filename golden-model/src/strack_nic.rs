@@ -77,7 +77,8 @@ pub struct WindowView {
 }
 
 impl WindowView {
-    fn of(c: &CwndUnit) -> Self {
+    /// What the cwnd unit `c` shows the send side.
+    pub fn of(c: &CwndUnit) -> Self {
         WindowView {
             cwnd_bytes: c.cwnd_bytes(),
             cwnd_packets: c.cwnd_packets(),

@@ -20,6 +20,7 @@ pub mod sack_receiver;
 pub mod sack_sender;
 pub mod seq;
 pub mod strack_nic;
+pub mod tx_sched;
 
 use rust_hdl::prelude::{generate_verilog, Logic};
 use serde::Serialize;
@@ -38,7 +39,7 @@ pub const BLOCKS: &[&str] = &[
 /// The multi-connection NIC's pipelines, being built (`docs/blocks/strack_nic.md`, "The
 /// multi-connection NIC"): generated, co-simulated and timed on their own; `strackgen verilog`
 /// writes them once the NIC composes them.
-pub const NIC_PIPELINES: &[&str] = &["nic_rx"];
+pub const NIC_PIPELINES: &[&str] = &["nic_rx", "tx_sched"];
 
 /// Every name [`generate`] takes: the cores, the NIC's pipelines and the check designs.
 pub fn design_names() -> impl Iterator<Item = &'static str> {
@@ -84,6 +85,9 @@ pub enum Fault {
     /// forwarding at this distance (cycles between two events on one id: 1..=4 in
     /// `context_pipe`, 1..=7 in `nic_rx`, whose shell has three hold stages) is off.
     ContextPipeNoForward(u32),
+    /// `tx_sched`: a search result is kept when a group is loaded while it is under way (it
+    /// searched from a group no longer served).
+    TxSchedKeepStale,
 }
 
 /// Generation options beyond the config.
@@ -187,6 +191,7 @@ fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlE
         "load_table" => load_table_block(cfg, opts),
         "context_pipe" | "context_pipe_wide" => Ok(context_pipe_block(name, cfg, opts)),
         "nic_rx" => nic_rx_block(cfg, opts),
+        "tx_sched" => Ok(tx_sched_block(cfg, opts)),
         _ => Err(HdlError::UnknownBlock {
             block: name.to_string(),
             known: design_names().collect::<Vec<_>>().join(", "),
@@ -358,6 +363,23 @@ fn sack_sender_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     }
     let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);
     sack_block("sack_sender", cfg, opts, 1, || sack_dispatch!(w, sb, make))
+}
+
+/// The transmit scheduler at `nic.connections` (validated: a power of two up to 65536).
+fn tx_sched_block(cfg: &Config, opts: &Options) -> Block {
+    use tx_sched::{search_groups, TxSchedRtl as T, GROUP};
+    let conns = cfg.nic.connections;
+    let stale = opts.fault == Some(Fault::TxSchedKeepStale);
+    macro_rules! make {
+        ($($G:literal),*) => {
+            match search_groups(conns) {
+                $( $G => emit(T::<$G, { $G * GROUP }>::new(conns, stale)), )*
+                g => unreachable!("tx_sched: {g} groups at {conns} connections"),
+            }
+        };
+    }
+    let raw = make!(16, 32, 64, 128, 256, 512, 1024, 2048);
+    finish("tx_sched", &raw, 1)
 }
 
 /// Calls `$make!(K, W)` for the legal `(slots, load_bits)` pair `($k, $w)`; `None` otherwise.

@@ -109,3 +109,11 @@ pub fn nic_rx_small_config() -> strack_config::Config {
     c.nic.connections = 4;
     c
 }
+
+/// The transmit scheduler's small design: 128 connections, four groups of 32, so that the
+/// search switches groups and wraps often (the RTL pads its search to 16 groups).
+pub fn tx_sched_small_config() -> strack_config::Config {
+    let mut c = strack_config::Config::default();
+    c.nic.connections = 128;
+    c
+}

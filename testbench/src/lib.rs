@@ -18,6 +18,7 @@ pub mod nic_rx;
 pub mod sack_receiver;
 pub mod sack_sender;
 pub mod strack_nic;
+pub mod tx_sched;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
