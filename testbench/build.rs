@@ -266,6 +266,13 @@ const DESIGNS: &[Design] = &[
         initial_psn: 0,
     },
     Design {
+        name: "tx_sched_tiny",
+        block: "tx_sched",
+        config: tx_sched_tiny_config,
+        fault: None,
+        initial_psn: 0,
+    },
+    Design {
         name: "tx_sched_keep_stale",
         block: "tx_sched",
         config: tx_sched_small_config,

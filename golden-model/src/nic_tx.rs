@@ -10,8 +10,10 @@
 //!
 //! DECISION (which input is served). Counting cycles from power-on or the last reset, every
 //! fourth cycle (count mod 4 = 3) belongs to the timer scan, which checks the next connection
-//! in id order. On the other cycles the order is: open, transmit opportunity (when the
-//! scheduler has a candidate), SACK, doorbell, and the scan again when none is offered. So
+//! in id order. On the other cycles the order is: open, SACK, then a transmit opportunity
+//! (when the scheduler has a candidate) and a doorbell, taking turns when both are offered,
+//! and the scan again when none is offered (SACKs come at the network's pace and open
+//! windows; a link always ready must starve neither them nor the doorbells). So
 //! the scan visits every connection within `4 x connections` cycles (32.8 us at 1024
 //! connections and 125 MHz), and the inputs share three cycles in four.
 //!
@@ -356,6 +358,8 @@ pub struct NicTx {
     phase: u32,
     /// The timer scan's next connection.
     scan: u32,
+    /// When a transmit opportunity and a doorbell are both offered, the doorbell's turn.
+    doorbell_turn: bool,
 }
 
 impl NicTx {
@@ -373,6 +377,7 @@ impl NicTx {
             cycle: 0,
             phase: 0,
             scan: 0,
+            doorbell_turn: false,
         }
     }
 
@@ -400,17 +405,21 @@ impl NicTx {
         let free = ready && self.phase != 3;
         let cand = self.sched.candidate();
         let open_ready = free;
-        let txop_ready = free && i.open.is_none() && cand.is_some();
-        let sack_ready = free && i.open.is_none() && !(i.txop && cand.is_some());
-        let doorbell_ready = sack_ready && i.sack.is_none();
+        let sack_ready = free && i.open.is_none();
+        let txop_ready = sack_ready && i.sack.is_none() && cand.is_some();
+        // A transmit opportunity and a doorbell both offered: they take turns.
+        let both = i.txop && cand.is_some() && i.doorbell.is_some();
+        let txop_ready = txop_ready && !(both && self.doorbell_turn);
+        let doorbell_ready =
+            sack_ready && i.sack.is_none() && (!(i.txop && cand.is_some()) || self.doorbell_turn);
         let taken = if !ready {
             None
         } else if let (true, Some((c, _))) = (open_ready, i.open) {
             Some((c, Source::Open))
-        } else if let (true, true, Some(c)) = (txop_ready, i.txop, cand) {
-            Some((c, Source::Transmit))
         } else if let (true, Some((c, _))) = (sack_ready, &i.sack) {
             Some((*c, Source::Sack))
+        } else if let (true, true, Some(c)) = (txop_ready, i.txop, cand) {
+            Some((c, Source::Transmit))
         } else if let (true, Some((c, _))) = (doorbell_ready, i.doorbell) {
             Some((c, Source::Doorbell))
         } else {
@@ -430,6 +439,13 @@ impl NicTx {
     pub fn step(&mut self, i: &In) -> Out {
         let (mut out, taken) = self.handshakes(i);
         let t = self.cycle;
+        if taken.is_some_and(|(_, s)| s == Source::Transmit || s == Source::Doorbell)
+            && i.txop
+            && self.sched.candidate().is_some()
+            && i.doorbell.is_some()
+        {
+            self.doorbell_turn = !self.doorbell_turn;
+        }
         let write = match self.writes.front() {
             Some(&(c, id, w)) if c == t => {
                 self.writes.pop_front();
@@ -485,6 +501,7 @@ impl NicTx {
             self.writes.clear();
             self.phase = 0;
             self.scan = 0;
+            self.doorbell_turn = false;
         }
         out
     }
@@ -656,5 +673,72 @@ mod tests {
             (c.backlog, c.sender.snd_una, c.sender.snd_nxt),
             (0, 500, 500)
         );
+    }
+
+    fn sent(d: &[Done]) -> Vec<(u32, u32)> {
+        d.iter()
+            .filter_map(|d| match &d.effect.as_ref()?.kind {
+                Kind::Transmit(Some((p, TxKind::New))) => Some((p.psn, p.len)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_second_short_packet_waits_for_the_first_to_be_acknowledged() {
+        let c = cfg();
+        let mut n = NicTx::new(&c, 0);
+        ready(&mut n);
+        let door = |bytes| In {
+            doorbell: Some((0, bytes)),
+            ..In::default()
+        };
+        let txop = In {
+            txop: true,
+            ..In::default()
+        };
+        once(&mut n, &door(10));
+        assert_eq!(sent(&run(&mut n, &txop, 30)), [(0, 10)]);
+        once(&mut n, &door(5));
+        assert_eq!(sent(&run(&mut n, &txop, 30)), []);
+        let ack = Sack {
+            epsn: 1,
+            bitmap: vec![0],
+            bytes_recvd: 10,
+            ..Sack::default()
+        };
+        let d = once(
+            &mut n,
+            &In {
+                sack: Some((0, ack)),
+                ..In::default()
+            },
+        );
+        assert_eq!(d.effect.unwrap().kind, Kind::Sack(SackVerdict::Accepted));
+        assert_eq!(n.conn(0).unwrap().short, None);
+        assert_eq!(sent(&run(&mut n, &txop, 30)), [(1, 5)]);
+    }
+
+    #[test]
+    fn transmit_opportunities_and_doorbells_take_turns() {
+        let c = cfg();
+        let mut n = NicTx::new(&c, 0);
+        ready(&mut n);
+        once(
+            &mut n,
+            &In {
+                doorbell: Some((0, 100 * c.network.mtu_bytes)),
+                ..In::default()
+            },
+        );
+        let both = In {
+            txop: true,
+            doorbell: Some((1, 1)),
+            ..In::default()
+        };
+        let d = run(&mut n, &both, 80);
+        let count = |s| d.iter().filter(|d| d.source == s).count();
+        let (tx, db) = (count(Source::Transmit), count(Source::Doorbell));
+        assert!(tx >= 20 && db >= 20 && tx.abs_diff(db) <= 12, "{tx} {db}");
     }
 }

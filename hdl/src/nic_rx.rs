@@ -162,7 +162,9 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     /// The packet is `W` or more past the snapshot's EPSN: no slot of it is readable.
     h_far: Signal<Local, Bit>,
     h_hi: Signal<Local, Bits<32>>,
-    h_hi_m1: Signal<Local, Bits<32>>,
+    /// The packet's bits above the slot bits, less W (made in S2 from the same event, so no
+    /// carry chain stands in front of H1's compares).
+    h_hi_m1: DFF<Bits<32>>,
     h_ehi: Signal<Local, Bits<32>>,
     h_slot_ge: Signal<Local, Bit>,
     /// An open of the connection among the events 1 to 3 ahead (taken, not refused): the
@@ -253,14 +255,19 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
 
     // ---- H3: the sums and compares the loop needs, prepared from the record the event
     // takes into S3 (`t_record`); the S3 of the event ahead prepares the same from its own new
-    // record (`f_*`), and S3 takes those when `m_hit1`. `*_off`: PSN less EPSN or the lowest;
-    // `*_bytes`, `*_coal`: bytes and coalescing with the packet's length added (`*_coal`
+    // record (`f_*`), and S3 takes those when `m_hit1`. `*_low_off`: PSN less the lowest;
+    // `*_below`, `*_inwin`, `*_zero`: PSN against EPSN, as flags; `*_bytes`, `*_coal`: bytes and coalescing with the packet's length added (`*_coal`
     // saturating), `*_ge`: that reaches the threshold.
     t_epsn: Signal<Local, Bits<32>>,
     t_coal: Signal<Local, Bits<32>>,
     t_low: Signal<Local, Bits<32>>,
     t_sum: Signal<Local, Bits<33>>,
-    b_off: DFF<Bits<32>>,
+    /// The packet's PSN against EPSN, as flags (the loop tests no offset): below EPSN, inside
+    /// the window (`PSN - EPSN < W`), at EPSN.
+    b_below: DFF<Bit>,
+    b_inwin: DFF<Bit>,
+    b_zero: DFF<Bit>,
+    h_off: Signal<Local, Bits<32>>,
     b_bytes: DFF<Bits<32>>,
     b_coal: DFF<Bits<32>>,
     b_ge: DFF<Bit>,
@@ -269,13 +276,23 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     /// one of them with the slot found in the slot bits.
     x_hi0: DFF<Bits<32>>,
     x_hi1: DFF<Bits<32>>,
-    f_off: DFF<Bits<32>>,
+    /// The same flags for the event behind, when this one moves EPSN (a head or an open);
+    /// otherwise (`f_use_b`) its own H3 flags hold.
+    f_use_b: DFF<Bit>,
+    f_below: DFF<Bit>,
+    f_inwin: DFF<Bit>,
+    f_zero: DFF<Bit>,
+    below_head: PsnBelow<1>,
+    below_open: PsnBelow<1>,
+    open_off: Signal<Local, Bits<32>>,
     f_bytes: DFF<Bits<32>>,
     f_coal: DFF<Bits<32>>,
     f_ge: DFF<Bit>,
     f_low_off: DFF<Bits<32>>,
     // S3: the prepared values in use; the head's new EPSN and out-of-order count.
-    p_off: Signal<Local, Bits<32>>,
+    p_below: Signal<Local, Bit>,
+    p_inwin: Signal<Local, Bit>,
+    p_zero: Signal<Local, Bit>,
     p_bytes: Signal<Local, Bits<32>>,
     p_coal: Signal<Local, Bits<32>>,
     p_ge: Signal<Local, Bit>,
@@ -560,19 +577,30 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             t_coal: Default::default(),
             t_low: Default::default(),
             t_sum: Default::default(),
-            b_off: Default::default(),
+            b_below: Default::default(),
+            b_inwin: Default::default(),
+            b_zero: Default::default(),
+            h_off: Default::default(),
             b_bytes: Default::default(),
             b_coal: Default::default(),
             b_ge: Default::default(),
             b_low_off: Default::default(),
             x_hi0: Default::default(),
             x_hi1: Default::default(),
-            f_off: Default::default(),
+            f_use_b: Default::default(),
+            f_below: Default::default(),
+            f_inwin: Default::default(),
+            f_zero: Default::default(),
+            below_head: PsnBelow::new(false),
+            below_open: PsnBelow::new(false),
+            open_off: Default::default(),
             f_bytes: Default::default(),
             f_coal: Default::default(),
             f_ge: Default::default(),
             f_low_off: Default::default(),
-            p_off: Default::default(),
+            p_below: Default::default(),
+            p_inwin: Default::default(),
+            p_zero: Default::default(),
             p_bytes: Default::default(),
             p_coal: Default::default(),
             p_ge: Default::default(),
@@ -699,10 +727,10 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
     fn update(&mut self) {
         dff_setup!(
             self, clock, q2_open, q2_psn, q3_open, q3_psn, q2_len, q3_len, q3_k, q3_lge, q3_d,
-            q3_dh0, q3_dh1, r2_nr, r2_gt, r2_f3, r2_f2, r2_f1, g_hold, g_hold_d, b_off, b_bytes,
-            b_coal, b_ge, b_low_off, x_hi0, x_hi1, f_off, f_bytes, f_coal, f_ge, f_low_off, r1_in1,
-            r1_in2, r1_in3, r1_eq1, r1_eq2, r1_eq3, r2_z, r2_sh, r2_s1, r2_s2, r2_s3, r3_sh, r3_s1,
-            r3_s2, r4_sh, r4_s1
+            q3_dh0, q3_dh1, r2_nr, r2_gt, r2_f3, r2_f2, r2_f1, g_hold, g_hold_d, h_hi_m1, b_below,
+            b_inwin, b_zero, b_bytes, b_coal, b_ge, b_low_off, x_hi0, x_hi1, f_use_b, f_below,
+            f_inwin, f_zero, f_bytes, f_coal, f_ge, f_low_off, r1_in1, r1_in2, r1_in3, r1_eq1,
+            r1_eq2, r1_eq3, r2_z, r2_sh, r2_s1, r2_s2, r2_s3, r3_sh, r3_s1, r3_s2, r4_sh, r4_s1
         );
         dff_setup!(
             self,
@@ -806,6 +834,9 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         self.r1_in1.d.next = self.g_off1.val().any() & (self.g_off1.val() < self.cfg_window.val());
         self.r1_in2.d.next = self.g_off2.val().any() & (self.g_off2.val() < self.cfg_window.val());
         self.r1_in3.d.next = self.g_off3.val().any() & (self.g_off3.val() < self.cfg_window.val());
+        self.h_hi_m1.d.next = ((self.g_psn.val() & !self.cfg_slot_mask.val())
+            - self.cfg_window.val())
+            & self.cfg_psn_mask.val();
         self.r1_eq1.d.next = !self.g_off1.val().any();
         self.r1_eq2.d.next = !self.g_off2.val().any();
         self.r1_eq3.d.next = !self.g_off3.val().any();
@@ -823,11 +854,10 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         // bits equal, or the packet's one lap on, and the slots ordered accordingly. The
         // packet is never below the snapshot's EPSN where the answer is used.)
         self.h_hi.next = self.h_psn.val() & !self.cfg_slot_mask.val();
-        self.h_hi_m1.next = (self.h_hi.val() - self.cfg_window.val()) & self.cfg_psn_mask.val();
         self.h_ehi.next = self.h_epsn.val() & !self.cfg_slot_mask.val();
         self.h_slot_ge.next = self.h_slot.val() >= self.h_eslot.val();
         self.h_far.next = !(((self.h_hi.val() == self.h_ehi.val()) & self.h_slot_ge.val())
-            | ((self.h_hi_m1.val() == self.h_ehi.val()) & !self.h_slot_ge.val()));
+            | ((self.h_hi_m1.q.val() == self.h_ehi.val()) & !self.h_slot_ge.val()));
         self.h_ltp.next = !(self.cfg_ones.val() << self.h_slot.val());
         self.h_lte.next = !(self.cfg_ones.val() << self.h_eslot.val());
         self.h_lapr.next = self.h_lte.val();
@@ -919,7 +949,13 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
                 .val()
                 .get_bits::<24>(self.cfg_off_low.val().index()),
         );
-        self.b_off.d.next = (self.y_psn.val() - self.t_epsn.val()) & self.cfg_psn_mask.val();
+        self.h_off.next = (self.y_psn.val() - self.t_epsn.val()) & self.cfg_psn_mask.val();
+        self.below_epsn.d.next = self.h_off.val();
+        self.b_below.d.next = self.below_epsn.below.val().any();
+        // Below W: no bit set above the slot bits.
+        self.b_inwin.d.next =
+            !(self.h_off.val() & self.cfg_psn_mask.val() & !self.cfg_slot_mask.val()).any();
+        self.b_zero.d.next = !self.h_off.val().any();
         self.b_bytes.d.next = self
             .pipe
             .t_record
@@ -1000,38 +1036,40 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
 
         // The prepared values: from the record S3 took at H3, or the event right ahead's new
         // one. Classify against EPSN and the bitmap (as `sack_receiver`).
-        self.p_off.next = self.b_off.q.val();
+        self.p_below.next = self.b_below.q.val();
+        self.p_inwin.next = self.b_inwin.q.val();
+        self.p_zero.next = self.b_zero.q.val();
         self.p_bytes.next = self.b_bytes.q.val();
         self.p_coal.next = self.b_coal.q.val();
         self.p_ge.next = self.b_ge.q.val();
         self.p_low_off.next = self.b_low_off.q.val();
         // (The event right ahead's hold flag is in `g_hold` now.)
         self.held_bit.next = self.r4_sh.q.val() | (self.r4_s1.q.val() & self.g_hold.q.val());
+        if self.pipe.m_hit1.val() & !self.f_use_b.q.val() {
+            self.p_below.next = self.f_below.q.val();
+            self.p_inwin.next = self.f_inwin.q.val();
+            self.p_zero.next = self.f_zero.q.val();
+        }
         if self.pipe.m_hit1.val() {
-            self.p_off.next = self.f_off.q.val();
             self.p_bytes.next = self.f_bytes.q.val();
             self.p_coal.next = self.f_coal.q.val();
             self.p_ge.next = self.f_ge.q.val();
             self.p_low_off.next = self.f_low_off.q.val();
         }
-        self.below_epsn.d.next = self.p_off.val();
-        self.below.next = self.below_epsn.below.val().any();
+        self.below.next = self.p_below.val();
         self.slot.next = bit_cast::<16, 32>(self.e_psn.val() & self.cfg_slot_mask.val());
         // The lap bit is bit log2 W, the window's only bit.
         self.lap.next = (self.e_psn.val() & self.cfg_window.val()).any();
         self.data.next = !self.e_open.val() & !self.e_malformed.val() & !self.e_probe.val();
-        // Below W: no bit set above the slot bits.
-        self.in_win.next =
-            !(self.p_off.val() & self.cfg_psn_mask.val() & !self.cfg_slot_mask.val()).any();
+        self.in_win.next = self.p_inwin.val();
         self.oow.next = self.data.val() & !self.below.val() & !self.in_win.val();
         self.dup.next = self.data.val()
-            & (self.below.val()
-                | (self.in_win.val() & self.p_off.val().any() & self.held_bit.val()));
-        self.head.next = self.data.val() & !self.p_off.val().any();
+            & (self.below.val() | (self.in_win.val() & !self.p_zero.val() & self.held_bit.val()));
+        self.head.next = self.data.val() & self.p_zero.val();
         self.hold.next = self.data.val()
             & !self.below.val()
             & self.in_win.val()
-            & self.p_off.val().any()
+            & !self.p_zero.val()
             & !self.held_bit.val();
         self.verdict.next = 1.into();
         if self.e_open.val() {
@@ -1142,9 +1180,20 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
 
         // ---- The event behind (in H3), if it is on this connection: the same prepared values
         // from this event's new record, each chosen among sums made from early values.
-        self.f_off.d.next = (self.q3_d.q.val() + self.p_off.val()) & self.cfg_psn_mask.val();
-        if self.head.val() {
-            self.f_off.d.next = self.f_off_head.val();
+        // Its PSN against EPSN: its own H3 flags unless this event moves EPSN.
+        self.below_head.d.next = self.f_off_head.val();
+        self.open_off.next = self.q3_d.q.val() & self.cfg_psn_mask.val();
+        self.below_open.d.next = self.open_off.val();
+        self.f_use_b.d.next = !self.head.val() & !(self.e_open.val() & !self.e_malformed.val());
+        self.f_below.d.next = self.below_head.below.val().any();
+        self.f_inwin.d.next =
+            !(self.f_off_head.val() & self.cfg_psn_mask.val() & !self.cfg_slot_mask.val()).any();
+        self.f_zero.d.next = !self.f_off_head.val().any();
+        if self.e_open.val() {
+            self.f_below.d.next = self.below_open.below.val().any();
+            self.f_inwin.d.next =
+                !(self.open_off.val() & self.cfg_psn_mask.val() & !self.cfg_slot_mask.val()).any();
+            self.f_zero.d.next = !self.open_off.val().any();
         }
         self.f_bytes.d.next = self.r_bytes.val() + self.q3_len.q.val();
         if self.head.val() | self.hold.val() {
@@ -1176,7 +1225,6 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         }
         // An open leaves EPSN = its PSN, nothing held, the rest zero.
         if self.e_open.val() & !self.e_malformed.val() {
-            self.f_off.d.next = self.q3_d.q.val() & self.cfg_psn_mask.val();
             self.f_bytes.d.next = self.q3_len.q.val();
             self.f_coal.d.next = self.q3_len.q.val();
             self.f_ge.d.next = self.q3_lge.q.val();

@@ -117,3 +117,11 @@ pub fn tx_sched_small_config() -> strack_config::Config {
     c.nic.connections = 128;
     c
 }
+
+/// The transmit scheduler's smallest design: 4 connections, one group (the RTL pads its search
+/// to 16 groups of 32).
+pub fn tx_sched_tiny_config() -> strack_config::Config {
+    let mut c = strack_config::Config::default();
+    c.nic.connections = 4;
+    c
+}

@@ -63,6 +63,18 @@ impl CosimBlock for Block {
     type Regs = ();
     const COVERAGE_POINTS: &'static [&'static str] = COVERAGE_POINTS;
 
+    /// One group (32 connections or fewer): no other group to load, no group of 32 to serve.
+    fn coverage_points(&self) -> Vec<&'static str> {
+        COVERAGE_POINTS
+            .iter()
+            .copied()
+            .filter(|p| {
+                self.connections > GROUP
+                    || !["load_of_another_group", "full_group_served"].contains(p)
+            })
+            .collect()
+    }
+
     fn dt(_: &Cycle) -> u32 {
         1
     }

@@ -1,13 +1,13 @@
 //! Co-simulation of `tx_sched` (the send side's transmit scheduler): the Verilated RTL against
 //! the model, every output port on every cycle, at 128 connections (four groups: the search
-//! switches and wraps constantly) and at the default 1024. `STRACK_COSIM_CYCLES` sets the
-//! cycles per design (default 10^6).
+//! switches and wraps constantly), at 4 (one group) and at the default 1024.
+//! `STRACK_COSIM_CYCLES` sets the cycles per design (default 10^6).
 
 use golden_model::Config;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
-use testbench::configs::tx_sched_small_config;
-use testbench::designs::{TxSchedDefault, TxSchedKeepStale, TxSchedSmall};
+use testbench::configs::{tx_sched_small_config, tx_sched_tiny_config};
+use testbench::designs::{TxSchedDefault, TxSchedKeepStale, TxSchedSmall, TxSchedTiny};
 use testbench::tx_sched::{stimulus, Block, Cycle};
 use testbench::{assert_fault_is_caught, cosim_proptest, cycles_budget, Dut};
 
@@ -36,6 +36,12 @@ fn tx_sched() {
 #[test]
 fn tx_sched_small() {
     sweep("tx_sched_small", TxSchedSmall::new, tx_sched_small_config());
+}
+
+/// 4 connections: one group, the search padded to 16 groups.
+#[test]
+fn tx_sched_tiny() {
+    sweep("tx_sched_tiny", TxSchedTiny::new, tx_sched_tiny_config());
 }
 
 /// Keeping a search result across a load (it searched from a group no longer served) fails
