@@ -193,9 +193,12 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     r1_in1: DFF<Bit>,
     r1_in2: DFF<Bit>,
     r1_in3: DFF<Bit>,
-    /// Nothing of the snapshot is readable (the packet `W` or more past its EPSN, or an open
-    /// among the events 1 to 3 ahead): applied in H2, a register's fan-out.
-    r2_z: DFF<Bit>,
+    /// Nothing of the snapshot is readable: the packet `W` or more past its EPSN (`r2_far`),
+    /// or an open among the events 1 to 3 ahead (`r2_empty`); registered apart and combined
+    /// in H2 (`h2_z`), where it costs no level, so that H1 ends at the compares.
+    r2_far: DFF<Bit>,
+    r2_empty: DFF<Bit>,
+    h2_z: Signal<Local, Bit>,
     /// The packet's own PSN held (what tells a duplicate from a new PSN), the same way: the
     /// snapshot's slot (readable when the packet is less than W past its EPSN), or a fill by
     /// one of the events 1 to 3 ahead at the very same PSN (`r1_eqK`: made in S2), each
@@ -204,7 +207,8 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     r1_eq2: DFF<Bit>,
     r1_eq3: DFF<Bit>,
     h_bm: Signal<Local, Bits<W>>,
-    r2_sh: DFF<Bit>,
+    /// The snapshot's slot holds the packet's lap bit (H1; whether it counts is H2's).
+    r2_own: DFF<Bit>,
     r2_s1: DFF<Bit>,
     r2_s2: DFF<Bit>,
     r2_s3: DFF<Bit>,
@@ -530,12 +534,14 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             r1_in1: Default::default(),
             r1_in2: Default::default(),
             r1_in3: Default::default(),
-            r2_z: Default::default(),
+            r2_far: Default::default(),
+            r2_empty: Default::default(),
+            h2_z: Default::default(),
             r1_eq1: Default::default(),
             r1_eq2: Default::default(),
             r1_eq3: Default::default(),
             h_bm: Default::default(),
-            r2_sh: Default::default(),
+            r2_own: Default::default(),
             r2_s1: Default::default(),
             r2_s2: Default::default(),
             r2_s3: Default::default(),
@@ -730,7 +736,8 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
             q3_dh0, q3_dh1, r2_nr, r2_gt, r2_f3, r2_f2, r2_f1, g_hold, g_hold_d, h_hi_m1, b_below,
             b_inwin, b_zero, b_bytes, b_coal, b_ge, b_low_off, x_hi0, x_hi1, f_use_b, f_below,
             f_inwin, f_zero, f_bytes, f_coal, f_ge, f_low_off, r1_in1, r1_in2, r1_in3, r1_eq1,
-            r1_eq2, r1_eq3, r2_z, r2_sh, r2_s1, r2_s2, r2_s3, r3_sh, r3_s1, r3_s2, r4_sh, r4_s1
+            r1_eq2, r1_eq3, r2_far, r2_empty, r2_own, r2_s1, r2_s2, r2_s3, r3_sh, r3_s1, r3_s2,
+            r4_sh, r4_s1
         );
         dff_setup!(
             self,
@@ -877,18 +884,19 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         self.h_empty.next = self.a1_open.val() | self.a2_open.val() | self.a3_open.val();
         self.h_held.next =
             !(self.pipe.h_record.val().get_bits::<W>(24) ^ self.h_lapr.val()) & self.h_same.val();
-        self.r2_z.d.next = self.h_far.val() | self.h_empty.val();
+        self.r2_far.d.next = self.h_far.val();
+        self.r2_empty.d.next = self.h_empty.val();
         self.h_bm.next = self.pipe.h_record.val().get_bits::<W>(24);
-        self.r2_sh.d.next = (self.h_bm.val().get_bit(self.h_slot.val().index())
-            == (self.h_psn.val() & self.cfg_window.val()).any())
-            & !self.h_far.val()
-            & !self.h_empty.val();
+        self.r2_own.d.next = self.h_bm.val().get_bit(self.h_slot.val().index())
+            == (self.h_psn.val() & self.cfg_window.val()).any();
         self.r2_s1.d.next = self.pipe.h_eq1.val() & self.r1_eq1.q.val();
         self.r2_s2.d.next = self.pipe.h_eq2.val() & !self.a1_open.val() & self.r1_eq2.q.val();
         self.r2_s3.d.next =
             self.pipe.h_eq3.val() & !self.a1_open.val() & !self.a2_open.val() & self.r1_eq3.q.val();
         // H2, H3: the hold flags of the events 3 and 2 ahead arrive (`g_hold`).
-        self.r3_sh.d.next = self.r2_sh.q.val() | (self.r2_s3.q.val() & self.g_hold.q.val());
+        self.h2_z.next = self.r2_far.q.val() | self.r2_empty.q.val();
+        self.r3_sh.d.next =
+            (self.r2_own.q.val() & !self.h2_z.val()) | (self.r2_s3.q.val() & self.g_hold.q.val());
         self.r3_s1.d.next = self.r2_s1.q.val();
         self.r3_s2.d.next = self.r2_s2.q.val();
         self.r4_sh.d.next = self.r3_sh.q.val() | (self.r3_s2.q.val() & self.g_hold.q.val());
@@ -978,7 +986,7 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         // ---- H2: the fill of the event 3 ahead (its flag left S3 a cycle ago); variant k
         // with the fill of the event 2 ahead if bit 0 of k, of the event 1 ahead if bit 1.
         self.v0.next = self.r2_nr.q.val();
-        if self.r2_z.q.val() {
+        if self.h2_z.val() {
             self.v0.next = self.cfg_ones.val();
         }
         if self.g_hold.q.val() {
