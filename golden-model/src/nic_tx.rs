@@ -399,6 +399,12 @@ impl NicTx {
         &self.sched
     }
 
+    /// A transmit opportunity (with a candidate) and a doorbell are both offered: they take
+    /// turns.
+    fn contended(&self, i: &In) -> bool {
+        i.txop && self.sched.candidate().is_some() && i.doorbell.is_some()
+    }
+
     /// The handshakes of this cycle (before the clock edge) and the event taken, if any.
     pub fn handshakes(&self, i: &In) -> (Out, Option<(u32, Source)>) {
         let ready = self.ready() && !i.reset;
@@ -406,10 +412,8 @@ impl NicTx {
         let cand = self.sched.candidate();
         let open_ready = free;
         let sack_ready = free && i.open.is_none();
-        let txop_ready = sack_ready && i.sack.is_none() && cand.is_some();
-        // A transmit opportunity and a doorbell both offered: they take turns.
-        let both = i.txop && cand.is_some() && i.doorbell.is_some();
-        let txop_ready = txop_ready && !(both && self.doorbell_turn);
+        let turn = self.contended(i) && self.doorbell_turn;
+        let txop_ready = sack_ready && i.sack.is_none() && cand.is_some() && !turn;
         let doorbell_ready =
             sack_ready && i.sack.is_none() && (!(i.txop && cand.is_some()) || self.doorbell_turn);
         let taken = if !ready {
@@ -440,9 +444,7 @@ impl NicTx {
         let (mut out, taken) = self.handshakes(i);
         let t = self.cycle;
         if taken.is_some_and(|(_, s)| s == Source::Transmit || s == Source::Doorbell)
-            && i.txop
-            && self.sched.candidate().is_some()
-            && i.doorbell.is_some()
+            && self.contended(i)
         {
             self.doorbell_turn = !self.doorbell_turn;
         }

@@ -882,11 +882,10 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
             & self.pipe.m_event.val().get_bit(0)
             & !self.pipe.m_event.val().get_bit(1);
         self.h_empty.next = self.a1_open.val() | self.a2_open.val() | self.a3_open.val();
-        self.h_held.next =
-            !(self.pipe.h_record.val().get_bits::<W>(24) ^ self.h_lapr.val()) & self.h_same.val();
+        self.h_bm.next = self.pipe.h_record.val().get_bits::<W>(24);
+        self.h_held.next = !(self.h_bm.val() ^ self.h_lapr.val()) & self.h_same.val();
         self.r2_far.d.next = self.h_far.val();
         self.r2_empty.d.next = self.h_empty.val();
-        self.h_bm.next = self.pipe.h_record.val().get_bits::<W>(24);
         self.r2_own.d.next = self.h_bm.val().get_bit(self.h_slot.val().index())
             == (self.h_psn.val() & self.cfg_window.val()).any();
         self.r2_s1.d.next = self.pipe.h_eq1.val() & self.r1_eq1.q.val();
