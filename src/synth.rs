@@ -468,9 +468,12 @@ fn synth_and_pnr(
         opts.progress_every,
         None,
     )?;
-    let absorbed = absorb_output_registers(&json, top)?;
-    if absorbed > 0 {
-        eprintln!("      {label}: {absorbed} block RAM output registers moved into the EBRs");
+    let (ebr, dsp) = absorb_output_registers(&json, top)?;
+    if ebr > 0 {
+        eprintln!("      {label}: {ebr} block RAM output registers moved into the EBRs");
+    }
+    if dsp > 0 {
+        eprintln!("      {label}: {dsp} multiplier output registers moved into the DSPs");
     }
     let mut args: Vec<String> = vec!["--json".into(), format!("{stem}.json")];
     args.extend_from_slice(nextpnr_args);
@@ -518,28 +521,41 @@ fn synth_and_pnr(
     }
 }
 
-/// Move the fabric registers behind the EBRs of Yosys's netlist into the EBRs
-/// ([`crate::outreg`]), rewriting the file when any moved; returns how many EBR ports took one.
-fn absorb_output_registers(json: &Path, top: &str) -> Result<usize, String> {
+/// Move the fabric registers behind the EBRs and the multipliers of Yosys's netlist into them
+/// ([`crate::outreg`]), rewriting the file when any moved; returns how many EBR ports and how
+/// many multipliers took one.
+fn absorb_output_registers(json: &Path, top: &str) -> Result<(usize, usize), String> {
     // No netlist (a stand-in Yosys in the flow's own tests): nextpnr says so next.
     if !json.exists() {
-        return Ok(0);
+        return Ok((0, 0));
     }
     let text = std::fs::read_to_string(json)
         .map_err(|e| format!("cannot read {}: {e}", json.display()))?;
-    // Most blocks have no opted-in memory: their (large) netlists are left unparsed.
-    if !text.contains("mem_outreg") {
-        return Ok(0);
+    // Most blocks have neither an opted-in memory nor a multiplier: their (large) netlists are
+    // left unparsed.
+    let ebr = text.contains("mem_outreg");
+    let dsp = text.contains("MULT18X18D");
+    if !ebr && !dsp {
+        return Ok((0, 0));
     }
     let mut netlist: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| format!("{}: not a Yosys JSON netlist: {e}", json.display()))?;
-    let n =
-        crate::outreg::absorb(&mut netlist, top).map_err(|e| format!("{}: {e}", json.display()))?;
-    if n > 0 {
+    let err = |e: String| format!("{}: {e}", json.display());
+    let n_ebr = if ebr {
+        crate::outreg::absorb(&mut netlist, top).map_err(err)?
+    } else {
+        0
+    };
+    let n_dsp = if dsp {
+        crate::outreg::absorb_dsp(&mut netlist, top).map_err(err)?
+    } else {
+        0
+    };
+    if n_ebr + n_dsp > 0 {
         std::fs::write(json, netlist.to_string())
             .map_err(|e| format!("cannot write {}: {e}", json.display()))?;
     }
-    Ok(n)
+    Ok((n_ebr, n_dsp))
 }
 
 /// Whether nextpnr's log shows it reached `phase` (as [`phase_of`] names them).

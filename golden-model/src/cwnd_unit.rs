@@ -200,6 +200,11 @@ impl CwndUnit {
         self.cwnd_q >> (self.k.cwnd_frac + self.k.mtu_log2)
     }
 
+    /// The unit's state as an `Out` with the arm `Hold` (no ACK ran).
+    pub fn state(&self) -> Out {
+        self.out(Branch::Hold, false)
+    }
+
     fn out(&self, branch: Branch, fairness: bool) -> Out {
         Out {
             cwnd_q: self.cwnd_q,

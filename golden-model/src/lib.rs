@@ -18,6 +18,7 @@
 //! | [`load_table::lazy`], [`load_table::frame`] (the P4 variants: epoch-tagged slots, whole frames) | `load-table.md` section 1, `docs/wire-format.md` | - |
 //! | [`nic_tx`] (the multi-connection NIC's send side: N senders, the scheduler, the timer scan) | sections 1-3 (sender) | Algorithm 1, Section 3.3.2 |
 //! | [`tx_sched`] (the send side's transmit scheduler: round-robin by group of 32) | - | - |
+//! | [`nic_cwnd`] (the send side's cwnd units: one per connection, one event per clock) | section 2 | Algorithms 1, 2, 4 |
 //! | [`scheduler`] | `load-table.md` section 2 | MLCC Algorithms 1, 2, Fig. 6 |
 
 pub mod context_pipe;
@@ -26,6 +27,7 @@ pub mod entropy_bitmap;
 pub mod fixed;
 pub mod load_table;
 pub mod loopback;
+pub mod nic_cwnd;
 pub mod nic_rx;
 pub mod nic_tx;
 pub mod rng;

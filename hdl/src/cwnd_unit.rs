@@ -233,6 +233,636 @@ pub const BRANCH_MULTIPLICATIVE: u64 = 3;
 pub const BRANCH_HOLD: u64 = 4;
 pub const BRANCH_MALFORMED: u64 = 5;
 
+/// Stages 4 to 14 of the window update: everything between Algorithm 4's arm and the loop,
+/// none of it state. From the window in flight `w`, the average delay (each with its highest
+/// set bit as a one-hot, from stage 3), the acknowledged bytes, `tq - delay` (a stage earlier,
+/// for the gain's product), the arm, the fairness flag and achievedBDP, it makes what the loop
+/// needs ten stages later: the signed addend `d`, the bounds' low 32 bits and their flags, the
+/// low clamp's value or the cut's result; the arm, the flag and achievedBDP ride along. Shared
+/// by the stand-alone unit and the NIC's per-connection one, so the arithmetic is written once.
+/// Every register moves on `en`.
+#[derive(LogicBlock)]
+pub struct CwndAmounts<const R: usize> {
+    pub clock: Signal<In, Clock>,
+    /// The pipeline advances.
+    pub en: Signal<In, Bit>,
+    /// Stage 3's registers (stage 4's inputs): `w`, the average delay, each with its highest
+    /// set bit one-hot; the acknowledged bytes; achievedBDP (63:32) and the fairness flag (3),
+    /// every other bit 0.
+    pub s_w: Signal<In, Bits<32>>,
+    pub s_top_w: Signal<In, Bits<32>>,
+    pub s_avg: Signal<In, Bits<32>>,
+    pub s_top_avg: Signal<In, Bits<32>>,
+    pub s_acked: Signal<In, Bits<32>>,
+    pub s_q: Signal<In, Bits<64>>,
+    /// Stage 4's arm (combinational there).
+    pub s_arm: Signal<In, Bits<3>>,
+    /// `tq - delay`, a stage earlier (stage 2's register): the gain's product takes two.
+    pub s_tqmd_early: Signal<In, Bits<32>>,
+    /// Stage 14's registers: the addend, the bounds' low 32 bits, the low clamp's value (or
+    /// the cut's result), the bounds' flags; the arm, the fairness flag, achievedBDP.
+    pub m_d: Signal<Out, Bits<40>>,
+    pub m_hi_thr: Signal<Out, Bits<32>>,
+    pub m_lo_thr: Signal<Out, Bits<32>>,
+    pub m_locut: Signal<Out, Bits<32>>,
+    pub m_o_all: Signal<Out, Bit>,
+    pub m_o_cmp: Signal<Out, Bit>,
+    pub m_u_all: Signal<Out, Bit>,
+    pub m_u_cmp: Signal<Out, Bit>,
+    pub m_arm: Signal<Out, Bits<3>>,
+    pub m_fair: Signal<Out, Bit>,
+    pub m_ach: Signal<Out, Bits<32>>,
+
+    c_31_minus_r: Constant<Bits<8>>,
+    c_31_minus_cf: Constant<Bits<8>>,
+    c_47_minus_df: Constant<Bits<8>>,
+    c_16_minus_cf: Constant<Bits<8>>,
+    c_cf: Constant<Bits<8>>,
+    c_beta_mtu: Constant<Bits<32>>,
+    c_alpha_mtu: Constant<Bits<32>>,
+    c_gamma_tq: Constant<Bits<48>>,
+    c_eta_mtu: Constant<Bits<40>>,
+    c_one_minus_gamma: Constant<Bits<32>>,
+    c_max_cwnd: Constant<Bits<40>>,
+    c_mtu: Constant<Bits<40>>,
+    c_mtu64: Constant<Bits<64>>,
+    /// The old cap on `acked/w` (just below 4), kept for the fault variant only.
+    c_ratio_max: Constant<Bits<64>>,
+    /// Fault injection for the co-sim self-test: 1 caps `acked/w` at `c_ratio_max`.
+    c_fault_ratio_cap: Constant<Bit>,
+    c_half: Constant<Bits<32>>,
+    c_one: Constant<Bits<32>>,
+    c_two: Constant<Bits<64>>,
+    /// The bits from 2^17 up: the decrease term saturates when one is set.
+    c_from_two: Constant<Bits<64>>,
+    c_coarse: Constant<Bits<8>>,
+    c_fine: Constant<Bits<8>>,
+    c_g_hi: Constant<Bits<18>>,
+    c_g_lo: Constant<Bits<18>>,
+    /// 2^36: the loop's bounds are compared with this offset so that they stay unsigned.
+    c_bias: Constant<Bits<40>>,
+    /// Bits 39..36 and 39..32 of a bound.
+    c_m39_36: Constant<Bits<40>>,
+    c_m39_32: Constant<Bits<40>>,
+    /// `max_cwnd + 2^36` and `MTU + 2^36`.
+    c_max_bias: Constant<Bits<40>>,
+    c_mtu_bias: Constant<Bits<40>>,
+    c_arm_additive: Constant<Bits<3>>,
+    c_arm_proportional: Constant<Bits<3>>,
+    c_arm_achieved_bdp_cut: Constant<Bits<3>>,
+    c_arm_multiplicative: Constant<Bits<3>>,
+
+    p4_lagw: DFF<Bits<32>>,
+    p5_lagw: DFF<Bits<32>>,
+    p6_lagw: DFF<Bits<32>>,
+    p7_lagw: DFF<Bits<32>>,
+    p8_lagw: DFF<Bits<32>>,
+    p9_lagw: DFF<Bits<32>>,
+    p10_lagw: DFF<Bits<32>>,
+    p11_lagw: DFF<Bits<32>>,
+    p12_lagw: DFF<Bits<32>>,
+    p4_acked: DFF<Bits<32>>,
+    p5_acked: DFF<Bits<32>>,
+    p6_acked: DFF<Bits<32>>,
+    /// The arm, the fairness flag (bit 3) and achievedBDP (63:32), carried.
+    p4_q: DFF<Bits<64>>,
+    p5_q: DFF<Bits<64>>,
+    p6_q: DFF<Bits<64>>,
+    p7_q: DFF<Bits<64>>,
+    p8_q: DFF<Bits<64>>,
+    p9_q: DFF<Bits<64>>,
+    p10_q: DFF<Bits<64>>,
+    p11_q: DFF<Bits<64>>,
+    p12_q: DFF<Bits<64>>,
+    p13_q: DFF<Bits<64>>,
+    p14_q: DFF<Bits<64>>,
+    p4_idx_c: DFF<Bits<32>>,
+    p4_idx_a: DFF<Bits<32>>,
+    p4_lz_c: DFF<Bits<8>>,
+    p4_lz_a: DFF<Bits<8>>,
+    p5_sh_c: DFF<Bits<8>>,
+    p5_sh_a: DFF<Bits<8>>,
+    p6_sh_c: DFF<Bits<8>>,
+    p6_sh_a: DFF<Bits<8>>,
+    p7_sh_c: DFF<Bits<8>>,
+    p7_sh_a: DFF<Bits<8>>,
+    p8_sh_c: DFF<Bits<8>>,
+    p8_sh_a: DFF<Bits<8>>,
+    p5_t_c: DFF<Bits<16>>,
+    p5_t_a: DFF<Bits<16>>,
+    p6_t_c: DFF<Bits<16>>,
+    p6_t_a: DFF<Bits<16>>,
+    p5_gain: DFF<Bits<32>>,
+    p6_gain: DFF<Bits<32>>,
+    p7_gain: DFF<Bits<32>>,
+    p8_gain: DFF<Bits<32>>,
+    p9_gain: DFF<Bits<32>>,
+    p10_gain: DFF<Bits<32>>,
+    /// The multiplier K of the increase, chosen in stage 11 so that the product's input is a
+    /// register (the gain for the proportional arm, beta*MTU for the additive one).
+    p11_k: DFF<Bits<32>>,
+    p9_xc: DFF<Bits<64>>,
+    p9_xa: DFF<Bits<64>>,
+    p9_fine_c: DFF<Bits<8>>,
+    p9_fine_a: DFF<Bits<8>>,
+    p10_ratio: DFF<Bits<32>>,
+    p10_g: DFF<Bits<18>>,
+    p11_ratio: DFF<Bits<32>>,
+    p11_factor: DFF<Bits<32>>,
+    /// Stage 13 measures the bounds' constant parts against the fairness increase `e` and the
+    /// window `w`, so that stage 14 is one add per arm from the products.
+    p13_e: DFF<Bits<40>>,
+    p13_hi_e: DFF<Bits<40>>,
+    p13_e_m_w: DFF<Bits<40>>,
+    p13_hi_w: DFF<Bits<40>>,
+    p13_lo_w: DFF<Bits<40>>,
+    p13_lo: DFF<Bits<32>>,
+    p13_cutval: DFF<Bits<32>>,
+    p14_d: DFF<Bits<40>>,
+    /// The bounds' low 32 bits (their top bytes are the `p14_o_*` / `p14_u_*` flags).
+    p14_hi_thr: DFF<Bits<32>>,
+    p14_lo_thr: DFF<Bits<32>>,
+    /// The low clamp's value (`MTU + e`), or the achievedBDP cut's result, whole (it does not
+    /// read the window).
+    p14_locut: DFF<Bits<32>>,
+    /// The window is over the high bound whatever its value / when its 32 bits compare
+    /// over; the same for under the low bound (always, for the cut).
+    p14_o_all: DFF<Bit>,
+    p14_o_cmp: DFF<Bit>,
+    p14_u_all: DFF<Bit>,
+    p14_u_cmp: DFF<Bit>,
+
+    rom_cwnd: ROM<Bits<16>, R>,
+    rom_avg: ROM<Bits<16>, R>,
+    mul_alpha: MulPipe32,
+    mul_c: MulPipe32,
+    mul_a: MulPipe48x16,
+    mul_k: MulPipe32,
+    mul_w: MulPipe32,
+    norm_c: Normalize32,
+    norm_a: Normalize32,
+
+    ratio_full: Signal<Local, Bits<64>>,
+    /// Stage 10: the ratio / the decrease term is past its bound after the fine shift.
+    ratio_sat: Signal<Local, Bit>,
+    g_sat: Signal<Local, Bit>,
+    g_full: Signal<Local, Bits<64>>,
+    g_gt: Signal<Local, Bit>,
+    g_lt: Signal<Local, Bit>,
+    factor: Signal<Local, Bits<32>>,
+    arm14: Signal<Local, Bits<3>>,
+    e12: Signal<Local, Bits<40>>,
+    w12: Signal<Local, Bits<40>>,
+    cutval: Signal<Local, Bits<64>>,
+    inc: Signal<Local, Bits<40>>,
+    /// Stage 14: the arm is an increase, and its amount is at least 2^33 (then the window
+    /// clamps at `max_cwnd` whatever it is).
+    inc_arm: Signal<Local, Bit>,
+    inc_huge: Signal<Local, Bit>,
+    wf: Signal<Local, Bits<40>>,
+    cut40: Signal<Local, Bits<40>>,
+    cut_biased: Signal<Local, Bits<40>>,
+    /// Stage 14: the bounds, the cut, and the cut's clamped result.
+    hi14: Signal<Local, Bits<40>>,
+    lo14: Signal<Local, Bits<40>>,
+    cut14: Signal<Local, Bit>,
+    cutres14: Signal<Local, Bits<32>>,
+}
+
+impl<const R: usize> CwndAmounts<R> {
+    /// `fault_ratio_cap`: the broken variant that caps `acked/w` below 4 (`hdl::Fault`).
+    pub fn new(k: &CwndConstants, fault_ratio_cap: bool) -> Self {
+        let c8 = |v: u32| Constant::new(bits::<8>(v as u64));
+        let c32 = |v: u64| Constant::new(bits::<32>(v));
+        let c40 = |v: u64| Constant::new(bits::<40>(v));
+        let c64 = |v: u64| Constant::new(bits::<64>(v));
+        CwndAmounts {
+            clock: Default::default(),
+            en: Default::default(),
+            s_w: Default::default(),
+            s_top_w: Default::default(),
+            s_avg: Default::default(),
+            s_top_avg: Default::default(),
+            s_acked: Default::default(),
+            s_q: Default::default(),
+            s_arm: Default::default(),
+            s_tqmd_early: Default::default(),
+            m_d: Default::default(),
+            m_hi_thr: Default::default(),
+            m_lo_thr: Default::default(),
+            m_locut: Default::default(),
+            m_o_all: Default::default(),
+            m_o_cmp: Default::default(),
+            m_u_all: Default::default(),
+            m_u_cmp: Default::default(),
+            m_arm: Default::default(),
+            m_fair: Default::default(),
+            m_ach: Default::default(),
+            c_31_minus_r: c8(31 - R as u32),
+            c_31_minus_cf: c8(31 - k.cwnd_frac),
+            c_47_minus_df: c8(47 - k.delay_frac),
+            c_16_minus_cf: c8(16 - k.cwnd_frac),
+            c_cf: c8(k.cwnd_frac),
+            c_beta_mtu: c32(k.beta_mtu_q as u64),
+            c_alpha_mtu: c32(k.alpha_mtu_q as u64),
+            c_gamma_tq: Constant::new(bits::<48>(k.gamma_q16 as u64 * k.tq_ns as u64)),
+            c_eta_mtu: c40(k.eta_mtu_q as u64),
+            c_one_minus_gamma: c32(k.one_minus_gamma_q16 as u64),
+            c_max_cwnd: c40(k.max_cwnd_q as u64),
+            c_mtu: c40(k.mtu_q as u64),
+            c_mtu64: c64(k.mtu_q as u64),
+            c_ratio_max: c64((1 << 18) - 1),
+            c_fault_ratio_cap: Constant::new(fault_ratio_cap),
+            c_half: c32(1 << 15),
+            c_one: c32(1 << 16),
+            c_two: c64(1 << 17),
+            c_from_two: c64(!((1u64 << 17) - 1)),
+            c_coarse: c8(0xF8),
+            c_fine: c8(0x07),
+            c_g_hi: Constant::new(bits::<18>(k.gamma_q16 as u64)),
+            c_g_lo: Constant::new(bits::<18>(
+                (1u64 << 15).saturating_sub(k.one_minus_gamma_q16 as u64),
+            )),
+            c_bias: c40(1 << 36),
+            c_m39_36: c40(0xF << 36),
+            c_m39_32: c40(0xFF << 32),
+            c_max_bias: c40(k.max_cwnd_q as u64 + (1 << 36)),
+            c_mtu_bias: c40(k.mtu_q as u64 + (1 << 36)),
+            c_arm_additive: Constant::new(bits::<3>(BRANCH_ADDITIVE)),
+            c_arm_proportional: Constant::new(bits::<3>(BRANCH_PROPORTIONAL)),
+            c_arm_achieved_bdp_cut: Constant::new(bits::<3>(BRANCH_ACHIEVED_BDP_CUT)),
+            c_arm_multiplicative: Constant::new(bits::<3>(BRANCH_MULTIPLICATIVE)),
+            p4_lagw: Default::default(),
+            p5_lagw: Default::default(),
+            p6_lagw: Default::default(),
+            p7_lagw: Default::default(),
+            p8_lagw: Default::default(),
+            p9_lagw: Default::default(),
+            p10_lagw: Default::default(),
+            p11_lagw: Default::default(),
+            p12_lagw: Default::default(),
+            p4_acked: Default::default(),
+            p5_acked: Default::default(),
+            p6_acked: Default::default(),
+            p4_q: Default::default(),
+            p5_q: Default::default(),
+            p6_q: Default::default(),
+            p7_q: Default::default(),
+            p8_q: Default::default(),
+            p9_q: Default::default(),
+            p10_q: Default::default(),
+            p11_q: Default::default(),
+            p12_q: Default::default(),
+            p13_q: Default::default(),
+            p14_q: Default::default(),
+            p4_idx_c: Default::default(),
+            p4_idx_a: Default::default(),
+            p4_lz_c: Default::default(),
+            p4_lz_a: Default::default(),
+            p5_sh_c: Default::default(),
+            p5_sh_a: Default::default(),
+            p6_sh_c: Default::default(),
+            p6_sh_a: Default::default(),
+            p7_sh_c: Default::default(),
+            p7_sh_a: Default::default(),
+            p8_sh_c: Default::default(),
+            p8_sh_a: Default::default(),
+            p5_t_c: Default::default(),
+            p5_t_a: Default::default(),
+            p6_t_c: Default::default(),
+            p6_t_a: Default::default(),
+            p5_gain: Default::default(),
+            p6_gain: Default::default(),
+            p7_gain: Default::default(),
+            p8_gain: Default::default(),
+            p9_gain: Default::default(),
+            p10_gain: Default::default(),
+            p11_k: Default::default(),
+            p9_xc: Default::default(),
+            p9_xa: Default::default(),
+            p9_fine_c: Default::default(),
+            p9_fine_a: Default::default(),
+            p10_ratio: Default::default(),
+            p10_g: Default::default(),
+            p11_ratio: Default::default(),
+            p11_factor: Default::default(),
+            p13_e: Default::default(),
+            p13_hi_e: Default::default(),
+            p13_e_m_w: Default::default(),
+            p13_hi_w: Default::default(),
+            p13_lo_w: Default::default(),
+            p13_lo: Default::default(),
+            p13_cutval: Default::default(),
+            p14_d: Default::default(),
+            p14_hi_thr: Default::default(),
+            p14_lo_thr: Default::default(),
+            p14_locut: Default::default(),
+            p14_o_all: Default::default(),
+            p14_o_cmp: Default::default(),
+            p14_u_all: Default::default(),
+            p14_u_cmp: Default::default(),
+            rom_cwnd: recip_rom::<R>(),
+            rom_avg: recip_rom::<R>(),
+            mul_alpha: Default::default(),
+            mul_c: Default::default(),
+            mul_a: Default::default(),
+            mul_k: Default::default(),
+            mul_w: Default::default(),
+            norm_c: Default::default(),
+            norm_a: Default::default(),
+            ratio_full: Default::default(),
+            ratio_sat: Default::default(),
+            g_sat: Default::default(),
+            g_full: Default::default(),
+            g_gt: Default::default(),
+            g_lt: Default::default(),
+            factor: Default::default(),
+            arm14: Default::default(),
+            e12: Default::default(),
+            w12: Default::default(),
+            cutval: Default::default(),
+            inc: Default::default(),
+            inc_arm: Default::default(),
+            inc_huge: Default::default(),
+            wf: Default::default(),
+            cut40: Default::default(),
+            cut_biased: Default::default(),
+            hi14: Default::default(),
+            lo14: Default::default(),
+            cut14: Default::default(),
+            cutres14: Default::default(),
+        }
+    }
+}
+
+impl<const R: usize> Logic for CwndAmounts<R> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, p4_lagw, p5_lagw, p6_lagw, p7_lagw, p8_lagw, p9_lagw, p10_lagw, p11_lagw,
+            p12_lagw, p4_acked, p5_acked, p6_acked, p4_q, p5_q, p6_q, p7_q, p8_q, p9_q, p10_q,
+            p11_q, p12_q, p13_q, p14_q, p4_idx_c, p4_idx_a, p4_lz_c, p4_lz_a, p5_sh_c, p5_sh_a,
+            p6_sh_c, p6_sh_a, p7_sh_c, p7_sh_a, p8_sh_c, p8_sh_a, p5_t_c, p5_t_a, p6_t_c, p6_t_a,
+            p5_gain, p6_gain, p7_gain, p8_gain, p9_gain, p10_gain, p11_k, p9_xc, p9_xa, p9_fine_c,
+            p9_fine_a, p10_ratio, p10_g, p11_ratio, p11_factor, p13_e, p13_hi_e, p13_e_m_w,
+            p13_hi_w, p13_lo_w, p13_lo, p13_cutval, p14_d, p14_hi_thr, p14_lo_thr, p14_locut,
+            p14_o_all, p14_o_cmp, p14_u_all, p14_u_cmp
+        );
+        clock!(self, clock, mul_alpha, mul_c, mul_a, mul_k, mul_w);
+        self.mul_alpha.en.next = self.en.val();
+        self.mul_c.en.next = self.en.val();
+        self.mul_a.en.next = self.en.val();
+        self.mul_k.en.next = self.en.val();
+        self.mul_w.en.next = self.en.val();
+        self.m_d.next = self.p14_d.q.val();
+        self.m_hi_thr.next = self.p14_hi_thr.q.val();
+        self.m_lo_thr.next = self.p14_lo_thr.q.val();
+        self.m_locut.next = self.p14_locut.q.val();
+        self.m_o_all.next = self.p14_o_all.q.val();
+        self.m_o_cmp.next = self.p14_o_cmp.q.val();
+        self.m_u_all.next = self.p14_u_all.q.val();
+        self.m_u_cmp.next = self.p14_u_cmp.q.val();
+        self.m_arm.next = self.p14_q.q.val().get_bits::<3>(0);
+        self.m_fair.next = self.p14_q.q.val().get_bit(3);
+        self.m_ach.next = self.p14_q.q.val().get_bits::<32>(32);
+        // gain = (alpha*MTU * (tq - delay)) >> (16 - cf): the operand is stage 2's register
+        // (its only load is the multiplier, so it can sit by the DSP; the gain is not needed
+        // before stage 11).
+        self.mul_alpha.a.next = self.c_alpha_mtu.val();
+        self.mul_alpha.b.next = self.s_tqmd_early.val();
+
+        // ---- S4: the table indices (w and avg_delay normalised from stage 3's one-hots), and
+        // their leading zeros, from which stage 5 makes the shifts that will scale the products;
+        // the gain's product is ready.
+        self.norm_c.x.next = self.s_w.val();
+        self.norm_c.top.next = self.s_top_w.val();
+        self.norm_a.x.next = self.s_avg.val();
+        self.norm_a.top.next = self.s_top_avg.val();
+        if self.en.val() {
+            self.p4_idx_c.d.next = self.norm_c.n.val() >> self.c_31_minus_r.val();
+            self.p4_idx_a.d.next = self.norm_a.n.val() >> self.c_31_minus_r.val();
+            self.p4_lz_c.d.next = self.norm_c.lz.val();
+            self.p4_lz_a.d.next = self.norm_a.lz.val();
+        }
+
+        // ---- S5: the reciprocal table.
+        self.rom_cwnd.address.next = bit_cast::<R, 32>(self.p4_idx_c.q.val());
+        self.rom_avg.address.next = bit_cast::<R, 32>(self.p4_idx_a.q.val());
+        if self.en.val() {
+            self.p5_t_c.d.next = self.rom_cwnd.data.val();
+            self.p5_gain.d.next =
+                bit_cast::<32, 64>(self.mul_alpha.p.val() >> self.c_16_minus_cf.val());
+            self.p5_t_a.d.next = self.rom_avg.data.val();
+        }
+
+        // ---- S6 registers the table's output again (Yosys maps the ROM to block RAM, whose
+        // output is slow), S7, S8: acked x T(w) and gamma*tq x T(avg).
+        self.mul_c.a.next = self.p6_acked.q.val();
+        self.mul_c.b.next = bit_cast::<32, 16>(self.p6_t_c.q.val());
+        self.mul_a.a.next = self.c_gamma_tq.val();
+        self.mul_a.b.next = self.p6_t_a.q.val();
+
+        // ---- S9, S10: the products shifted right (by the shift's upper bits, then by its lower
+        // three), then the ratio (never capped: below 2^32 as `acked < 2^24` and `w >= MTU >=
+        // 2^8`) and the decrease term saturated at 2^17 (the factor clamps at 1 anyway).
+        if self.en.val() {
+            self.p9_xc.d.next = self.mul_c.p.val() >> (self.p8_sh_c.q.val() & self.c_coarse.val());
+            self.p9_xa.d.next = self.mul_a.p.val() >> (self.p8_sh_a.q.val() & self.c_coarse.val());
+            self.p9_fine_c.d.next = self.p8_sh_c.q.val() & self.c_fine.val();
+            self.p9_fine_a.d.next = self.p8_sh_a.q.val() & self.c_fine.val();
+        }
+        self.ratio_full.next = self.p9_xc.q.val() >> self.p9_fine_c.q.val();
+        self.g_full.next = self.p9_xa.q.val() >> self.p9_fine_a.q.val();
+        // Saturations read off the high bits (OR trees), not 64-bit compares, and off the
+        // unshifted word (bits at or above the bound plus the fine shift), so the OR trees
+        // run beside the shift instead of after it.
+        self.ratio_sat.next = false;
+        self.g_sat.next = false;
+        for k in 0..8usize {
+            if self.p9_fine_c.q.val() == k.to_bits::<8>() {
+                self.ratio_sat.next =
+                    ((self.p9_xc.q.val() >> k.to_bits::<8>()) & !self.c_ratio_max.val()).any();
+            }
+            if self.p9_fine_a.q.val() == k.to_bits::<8>() {
+                self.g_sat.next =
+                    ((self.p9_xa.q.val() >> k.to_bits::<8>()) & self.c_from_two.val()).any();
+            }
+        }
+        if self.en.val() {
+            self.p10_ratio.d.next = bit_cast::<32, 64>(self.ratio_full.val());
+            if self.ratio_sat.val() & self.c_fault_ratio_cap.val() {
+                self.p10_ratio.d.next = bit_cast::<32, 64>(self.c_ratio_max.val());
+            }
+            self.p10_g.d.next = bit_cast::<18, 64>(self.g_full.val());
+            // (at exactly 2^17 the select gives the same value)
+            if self.g_sat.val() {
+                self.p10_g.d.next = bit_cast::<18, 64>(self.c_two.val());
+            }
+        }
+
+        // ---- S11: factor = clamp((1 - gamma) + term, 0.5, 1), where (1 - gamma) + g > 1 <=>
+        // g > gamma and (1 - gamma) + g < 1/2 <=> g < 1/2 - (1 - gamma). The compares read the
+        // saturated term: the same answers as the full one, as both bounds are below 2^17.
+        // (At the term's 18 bits and the factor's 32: the bounds are below 2^17 and the sum
+        // below 2^18, so no 64-bit chain.)
+        self.g_gt.next = self.p10_g.q.val() > self.c_g_hi.val();
+        self.g_lt.next = self.p10_g.q.val() < self.c_g_lo.val();
+        self.factor.next = self.c_one_minus_gamma.val() + bit_cast::<32, 18>(self.p10_g.q.val());
+        if self.g_gt.val() {
+            self.factor.next = self.c_one.val();
+        } else if self.g_lt.val() {
+            self.factor.next = self.c_half.val();
+        }
+        if self.en.val() {
+            self.p11_factor.d.next = self.factor.val();
+            self.p11_ratio.d.next = self.p10_ratio.q.val();
+        }
+
+        // ---- S12, S13: K x ratio (K = beta*MTU for the additive arm, the gain for the
+        // proportional one) and w x factor.
+        self.mul_k.a.next = self.p11_k.q.val();
+        self.mul_k.b.next = self.p11_ratio.q.val();
+        self.mul_w.a.next = self.p11_lagw.q.val();
+        self.mul_w.b.next = self.p11_factor.q.val();
+
+        // S13 also measures the bounds' constant parts against e (the fairness increase, 0 or
+        // eta*MTU) and w, and the achievedBDP cut's base, none of which needs a product.
+        self.e12.next = 0.into();
+        if self.p12_q.q.val().get_bit(3) {
+            self.e12.next = self.c_eta_mtu.val();
+        }
+        self.w12.next = bit_cast::<40, 32>(self.p12_lagw.q.val());
+        self.cutval.next =
+            bit_cast::<64, 32>(self.p12_q.q.val().get_bits::<32>(32)) << self.c_cf.val();
+        if self.cutval.val() < self.c_mtu64.val() {
+            self.cutval.next = self.c_mtu64.val();
+        }
+        if self.en.val() {
+            self.p13_e.d.next = self.e12.val();
+            self.p13_hi_e.d.next = self.c_max_bias.val() - self.e12.val();
+            self.p13_e_m_w.d.next = self.e12.val() - self.w12.val();
+            self.p13_hi_w.d.next = self.c_max_bias.val() - self.e12.val() + self.w12.val();
+            self.p13_lo_w.d.next = self.c_mtu_bias.val() + self.w12.val();
+            self.p13_lo.d.next = bit_cast::<32, 40>(self.c_mtu.val() + self.e12.val());
+            self.p13_cutval.d.next = bit_cast::<32, 64>(self.cutval.val());
+        }
+
+        // ---- S14: the arm as one signed addend d (40-bit two's complement) and the bounds
+        // the loop compares against, offset by 2^36: hi = max + 2^36 - d, lo = MTU + e + 2^36
+        // - d. Per arm, each is one add of a stage-13 register and a product:
+        //   additive, proportional: d = e + inc,      hi = (max + 2^36 - e) - inc, lo = (MTU + 2^36) - inc
+        //   multiplicative:         d = (e - w) + wf, hi = (max + 2^36 - e + w) - wf, lo = (MTU + 2^36 + w) - wf
+        //   otherwise:              d = e,            hi = max + 2^36 - e,         lo = MTU + 2^36
+        // (wf = w x factor, so the arm's decrease is w - wf.) The achievedBDP cut does not
+        // read the window: its clamped result is made here whole.
+        self.arm14.next = self.p13_q.q.val().get_bits::<3>(0);
+        // The increase, exact below 2^33. From 2^33 up (an ACK for many windows; the ratio is
+        // never capped) the window clamps at max_cwnd (below 2^32) whatever it is: the flag,
+        // an OR of the product's top bits beside the bounds' subtractions, forces the high
+        // clamp, and the 40-bit d and bounds, which then wrap, are not used.
+        self.inc.next = bit_cast::<40, 64>(self.mul_k.p.val() >> 16);
+        self.inc_huge.next = (self.mul_k.p.val() >> 49).any();
+        self.wf.next = bit_cast::<40, 64>(self.mul_w.p.val() >> 16);
+        self.cut40.next = bit_cast::<40, 32>(self.p13_cutval.q.val());
+        self.cut_biased.next = self.cut40.val() | self.c_bias.val();
+        self.hi14.next = self.p13_hi_e.q.val();
+        self.lo14.next = self.c_mtu_bias.val();
+        self.inc_arm.next = (self.arm14.val() == self.c_arm_additive.val())
+            | (self.arm14.val() == self.c_arm_proportional.val());
+        if self.inc_arm.val() {
+            self.hi14.next = self.p13_hi_e.q.val() - self.inc.val();
+            self.lo14.next = self.c_mtu_bias.val() - self.inc.val();
+        }
+        if self.arm14.val() == self.c_arm_multiplicative.val() {
+            self.hi14.next = self.p13_hi_w.q.val() - self.wf.val();
+            self.lo14.next = self.p13_lo_w.q.val() - self.wf.val();
+        }
+        self.cut14.next = self.arm14.val() == self.c_arm_achieved_bdp_cut.val();
+        self.cutres14.next = bit_cast::<32, 40>(self.cut40.val() + self.p13_e.q.val());
+        if self.cut_biased.val() > self.p13_hi_e.q.val() {
+            self.cutres14.next = bit_cast::<32, 40>(self.c_max_cwnd.val());
+        } else if self.cut_biased.val() < self.c_mtu_bias.val() {
+            self.cutres14.next = self.p13_lo.q.val();
+        }
+        if self.en.val() {
+            self.p14_d.d.next = self.p13_e.q.val();
+            if self.inc_arm.val() {
+                self.p14_d.d.next = self.p13_e.q.val() + self.inc.val();
+            }
+            if self.arm14.val() == self.c_arm_multiplicative.val() {
+                self.p14_d.d.next = self.p13_e_m_w.q.val() + self.wf.val();
+            }
+            self.p14_hi_thr.d.next = self.hi14.val().get_bits::<32>(0);
+            self.p14_lo_thr.d.next = self.lo14.val().get_bits::<32>(0);
+            // `cwnd + 2^36 > hi` and `< lo` with each bound's top byte tested here (2^36 +
+            // cwnd has top byte 16), so the loop compares only the window's 32 bits; the cut
+            // (which does not read the window) forces the low clamp with its own result.
+            // (As bit tests: top < 16 is bits 39..36 clear, top == 16 is bits 39..32 equal
+            // to 2^36's; written as compares they were mapped to another carry chain.)
+            self.p14_o_all.d.next = !self.cut14.val()
+                & (!(self.hi14.val() & self.c_m39_36.val()).any()
+                    | (self.inc_arm.val() & self.inc_huge.val()));
+            self.p14_o_cmp.d.next =
+                !self.cut14.val() & ((self.hi14.val() & self.c_m39_32.val()) == self.c_bias.val());
+            self.p14_u_all.d.next = self.cut14.val()
+                | ((self.lo14.val() & self.c_m39_36.val()).any()
+                    & ((self.lo14.val() & self.c_m39_32.val()) != self.c_bias.val()));
+            self.p14_u_cmp.d.next =
+                !self.cut14.val() & ((self.lo14.val() & self.c_m39_32.val()) == self.c_bias.val());
+            self.p14_locut.d.next = self.p13_lo.q.val();
+            if self.cut14.val() {
+                self.p14_locut.d.next = self.cutres14.val();
+            }
+        }
+
+        // The carried values: {achieved(63:32), fairness(3), arm(2:0)}.
+        if self.en.val() {
+            self.p4_q.d.next = self.s_q.val() | bit_cast::<64, 3>(self.s_arm.val());
+            self.p5_q.d.next = self.p4_q.q.val();
+            self.p6_q.d.next = self.p5_q.q.val();
+            self.p7_q.d.next = self.p6_q.q.val();
+            self.p8_q.d.next = self.p7_q.q.val();
+            self.p9_q.d.next = self.p8_q.q.val();
+            self.p10_q.d.next = self.p9_q.q.val();
+            self.p11_q.d.next = self.p10_q.q.val();
+            self.p12_q.d.next = self.p11_q.q.val();
+            self.p13_q.d.next = self.p12_q.q.val();
+            self.p14_q.d.next = self.p13_q.q.val();
+            self.p4_lagw.d.next = self.s_w.val();
+            self.p5_lagw.d.next = self.p4_lagw.q.val();
+            self.p6_lagw.d.next = self.p5_lagw.q.val();
+            self.p7_lagw.d.next = self.p6_lagw.q.val();
+            self.p8_lagw.d.next = self.p7_lagw.q.val();
+            self.p9_lagw.d.next = self.p8_lagw.q.val();
+            self.p10_lagw.d.next = self.p9_lagw.q.val();
+            self.p11_lagw.d.next = self.p10_lagw.q.val();
+            self.p12_lagw.d.next = self.p11_lagw.q.val();
+            self.p4_acked.d.next = self.s_acked.val();
+            self.p5_acked.d.next = self.p4_acked.q.val();
+            self.p6_acked.d.next = self.p5_acked.q.val();
+            self.p6_t_c.d.next = self.p5_t_c.q.val();
+            self.p6_t_a.d.next = self.p5_t_a.q.val();
+            self.p5_sh_c.d.next = self.c_31_minus_cf.val() - self.p4_lz_c.q.val();
+            self.p5_sh_a.d.next = self.c_47_minus_df.val() - self.p4_lz_a.q.val();
+            self.p6_sh_c.d.next = self.p5_sh_c.q.val();
+            self.p6_sh_a.d.next = self.p5_sh_a.q.val();
+            self.p7_sh_c.d.next = self.p6_sh_c.q.val();
+            self.p7_sh_a.d.next = self.p6_sh_a.q.val();
+            self.p8_sh_c.d.next = self.p7_sh_c.q.val();
+            self.p8_sh_a.d.next = self.p7_sh_a.q.val();
+            self.p6_gain.d.next = self.p5_gain.q.val();
+            self.p7_gain.d.next = self.p6_gain.q.val();
+            self.p8_gain.d.next = self.p7_gain.q.val();
+            self.p9_gain.d.next = self.p8_gain.q.val();
+            self.p10_gain.d.next = self.p9_gain.q.val();
+            self.p11_k.d.next = self.p10_gain.q.val();
+            if self.p10_q.q.val().get_bits::<3>(0) == self.c_arm_additive.val() {
+                self.p11_k.d.next = self.c_beta_mtu.val();
+            }
+        }
+    }
+}
+
 /// See the module documentation. `R` = `fixed_point.recip_index_bits`.
 #[derive(LogicBlock)]
 pub struct CwndUnitRtl<const R: usize> {
@@ -280,44 +910,12 @@ pub struct CwndUnitRtl<const R: usize> {
     c_ewma_shift: Constant<Bits<8>>,
     c_cf: Constant<Bits<8>>,
     c_df: Constant<Bits<8>>,
-    c_31_minus_r: Constant<Bits<8>>,
-    c_31_minus_cf: Constant<Bits<8>>,
-    c_47_minus_df: Constant<Bits<8>>,
-    c_16_minus_cf: Constant<Bits<8>>,
-    c_beta_mtu: Constant<Bits<32>>,
-    c_alpha_mtu: Constant<Bits<32>>,
-    c_gamma_tq: Constant<Bits<48>>,
-    c_eta_mtu: Constant<Bits<40>>,
-    c_one_minus_gamma: Constant<Bits<32>>,
     c_max_cwnd: Constant<Bits<40>>,
     /// `ceil(max_cwnd / 8)`: `achievedBDP < this` is `8 * achievedBDP < max_cwnd`, exactly
     /// (`CwndConstants::bdp_cut_limit`; the fault variant: `floor(max_cwnd / 8)`).
     c_bdp_limit: Constant<Bits<32>>,
-    c_mtu: Constant<Bits<40>>,
-    c_mtu64: Constant<Bits<64>>,
-    /// The old cap on `acked/w` (just below 4), kept for the fault variant only.
-    c_ratio_max: Constant<Bits<64>>,
-    /// Fault injection for the co-sim self-test: 1 caps `acked/w` at `c_ratio_max`.
-    c_fault_ratio_cap: Constant<Bit>,
-    c_half: Constant<Bits<32>>,
-    c_one: Constant<Bits<32>>,
-    c_two: Constant<Bits<64>>,
-    /// The bits from 2^17 up: the decrease term saturates when one is set.
-    c_from_two: Constant<Bits<64>>,
-    c_coarse: Constant<Bits<8>>,
-    c_fine: Constant<Bits<8>>,
-    c_g_hi: Constant<Bits<18>>,
-    c_g_lo: Constant<Bits<18>>,
     c_sat32: Constant<Bits<64>>,
     c_one32: Constant<Bits<32>>,
-    /// 2^36: the loop's bounds are compared with this offset so that they stay unsigned.
-    c_bias: Constant<Bits<40>>,
-    /// Bits 39..36 and 39..32 of a bound.
-    c_m39_36: Constant<Bits<40>>,
-    c_m39_32: Constant<Bits<40>>,
-    /// `max_cwnd + 2^36` and `MTU + 2^36`.
-    c_max_bias: Constant<Bits<40>>,
-    c_mtu_bias: Constant<Bits<40>>,
     c_fair_bit: Constant<Bits<64>>,
     /// The arm codes (`BRANCH_*`).
     c_arm_additive: Constant<Bits<3>>,
@@ -356,7 +954,13 @@ pub struct CwndUnitRtl<const R: usize> {
     p1_clr_prev: DFF<Bit>,
     /// Stage 1's `now - last_fair` from the register, and `now -` the ACK in stage 2's `now`
     /// (taken when that ACK passes the fairness timer).
-    p1_d_fair: DFF<Bits<32>>,
+    /// Algorithm 4's fairness timer, decided in stage 1 as achievedBDP's clear is: `now -
+    /// last_fair > base` from the register, and with the `now` of the ACK in stage 2 as
+    /// `last_fair` (taken when that ACK took the fairness turn), each against both base
+    /// candidates (a 32-bit compare in stage 2 was its critical path once the products were
+    /// registered in the DSPs).
+    p1_fair_reg: DFF<Bit>,
+    p1_fair_prev: DFF<Bit>,
     p1_d_prev: DFF<Bits<32>>,
     /// The ACK that left stage 2 on the last advance cleared achievedBDP / took the fairness
     /// turn (so the next ACK's timer runs from its `now`).
@@ -411,111 +1015,33 @@ pub struct CwndUnitRtl<const R: usize> {
     p3_lagw: DFF<Bits<32>>,
     p4_valid: DFF<Bit>,
     p4_o: DFF<Bits<64>>,
-    p4_q: DFF<Bits<64>>,
-    p4_lagw: DFF<Bits<32>>,
     p5_valid: DFF<Bit>,
     p5_o: DFF<Bits<64>>,
-    p5_q: DFF<Bits<64>>,
-    p5_lagw: DFF<Bits<32>>,
     p6_valid: DFF<Bit>,
     p6_o: DFF<Bits<64>>,
-    p6_q: DFF<Bits<64>>,
-    p6_lagw: DFF<Bits<32>>,
     p7_valid: DFF<Bit>,
     p7_o: DFF<Bits<64>>,
-    p7_q: DFF<Bits<64>>,
-    p7_lagw: DFF<Bits<32>>,
     p8_valid: DFF<Bit>,
     p8_o: DFF<Bits<64>>,
-    p8_q: DFF<Bits<64>>,
-    p8_lagw: DFF<Bits<32>>,
     p9_valid: DFF<Bit>,
     p9_o: DFF<Bits<64>>,
-    p9_q: DFF<Bits<64>>,
-    p9_lagw: DFF<Bits<32>>,
     p10_valid: DFF<Bit>,
     p10_o: DFF<Bits<64>>,
-    p10_q: DFF<Bits<64>>,
-    p10_lagw: DFF<Bits<32>>,
     p11_valid: DFF<Bit>,
     p11_o: DFF<Bits<64>>,
-    p11_q: DFF<Bits<64>>,
-    p11_lagw: DFF<Bits<32>>,
     p12_valid: DFF<Bit>,
     p12_o: DFF<Bits<64>>,
-    p12_q: DFF<Bits<64>>,
-    p12_lagw: DFF<Bits<32>>,
     p13_valid: DFF<Bit>,
     p13_o: DFF<Bits<64>>,
-    p13_q: DFF<Bits<64>>,
     p14_valid: DFF<Bit>,
     p14_o: DFF<Bits<64>>,
-    p14_q: DFF<Bits<64>>,
     p2_acked: DFF<Bits<32>>,
     p3_acked: DFF<Bits<32>>,
-    p4_acked: DFF<Bits<32>>,
-    p5_acked: DFF<Bits<32>>,
-    p6_acked: DFF<Bits<32>>,
     /// The highest set bits of w and avg_delay (one-hot), for stage 4's normalisation.
     p3_top_c: DFF<Bits<32>>,
     p3_top_a: DFF<Bits<32>>,
-    p4_idx_c: DFF<Bits<32>>,
-    p4_idx_a: DFF<Bits<32>>,
-    p4_lz_c: DFF<Bits<8>>,
-    p4_lz_a: DFF<Bits<8>>,
-    p5_sh_c: DFF<Bits<8>>,
-    p5_sh_a: DFF<Bits<8>>,
-    p6_sh_c: DFF<Bits<8>>,
-    p6_sh_a: DFF<Bits<8>>,
-    p7_sh_c: DFF<Bits<8>>,
-    p7_sh_a: DFF<Bits<8>>,
-    p8_sh_c: DFF<Bits<8>>,
-    p8_sh_a: DFF<Bits<8>>,
-    p5_t_c: DFF<Bits<16>>,
-    p5_t_a: DFF<Bits<16>>,
-    p6_t_c: DFF<Bits<16>>,
-    p6_t_a: DFF<Bits<16>>,
     /// `tq - delay` again, the gain multiplier's operand.
     p2_tqmd: DFF<Bits<32>>,
-    p5_gain: DFF<Bits<32>>,
-    p6_gain: DFF<Bits<32>>,
-    p7_gain: DFF<Bits<32>>,
-    p8_gain: DFF<Bits<32>>,
-    p9_gain: DFF<Bits<32>>,
-    p10_gain: DFF<Bits<32>>,
-    /// The multiplier K of the increase, chosen in stage 11 so that the product's input is a
-    /// register (the gain for the proportional arm, beta*MTU for the additive one).
-    p11_k: DFF<Bits<32>>,
-    p9_xc: DFF<Bits<64>>,
-    p9_xa: DFF<Bits<64>>,
-    p9_fine_c: DFF<Bits<8>>,
-    p9_fine_a: DFF<Bits<8>>,
-    p10_ratio: DFF<Bits<32>>,
-    p10_g: DFF<Bits<18>>,
-    p11_ratio: DFF<Bits<32>>,
-    p11_factor: DFF<Bits<32>>,
-    /// Stage 13 measures the bounds' constant parts against the fairness increase `e` and the
-    /// window `w`, so that stage 14 is one add per arm from the products.
-    p13_e: DFF<Bits<40>>,
-    p13_hi_e: DFF<Bits<40>>,
-    p13_e_m_w: DFF<Bits<40>>,
-    p13_hi_w: DFF<Bits<40>>,
-    p13_lo_w: DFF<Bits<40>>,
-    p13_lo: DFF<Bits<32>>,
-    p13_cutval: DFF<Bits<32>>,
-    p14_d: DFF<Bits<40>>,
-    /// The bounds' low 32 bits (their top bytes are the `p14_o_*` / `p14_u_*` flags).
-    p14_hi_thr: DFF<Bits<32>>,
-    p14_lo_thr: DFF<Bits<32>>,
-    /// The low clamp's value (`MTU + e`), or the achievedBDP cut's result, whole (it does not
-    /// read the window).
-    p14_locut: DFF<Bits<32>>,
-    /// The window is over the high bound whatever its value / when its 32 bits compare
-    /// over; the same for under the low bound (always, for the cut).
-    p14_o_all: DFF<Bit>,
-    p14_o_cmp: DFF<Bit>,
-    p14_u_all: DFF<Bit>,
-    p14_u_cmp: DFF<Bit>,
     m_valid_reg: DFF<Bit>,
     m_cwnd_q_reg: DFF<Bits<32>>,
     m_cwnd_bytes_reg: DFF<Bits<32>>,
@@ -525,17 +1051,10 @@ pub struct CwndUnitRtl<const R: usize> {
     m_base_rtt_reg: DFF<Bits<32>>,
     m_avg_reg: DFF<Bits<32>>,
 
-    rom_cwnd: ROM<Bits<16>, R>,
-    rom_avg: ROM<Bits<16>, R>,
-    mul_alpha: MulPipe32,
-    mul_c: MulPipe32,
-    mul_a: MulPipe48x16,
-    mul_k: MulPipe32,
-    mul_w: MulPipe32,
     msb_c: MsbOneHot32,
     msb_a: MsbOneHot32,
-    norm_c: Normalize32,
-    norm_a: Normalize32,
+    /// Stages 4 to 14.
+    amounts: CwndAmounts<R>,
 
     advance: Signal<Local, Bit>,
     fire: Signal<Local, Bit>,
@@ -554,6 +1073,11 @@ pub struct CwndUnitRtl<const R: usize> {
     clr_prev_base: Signal<Local, Bits<1>>,
     clr_rtt: Signal<Local, Bits<1>>,
     clr_prev_rtt: Signal<Local, Bits<1>>,
+    d_fair: Signal<Local, Bits<32>>,
+    fair_base: Signal<Local, Bits<1>>,
+    fair_prev_base: Signal<Local, Bits<1>>,
+    fair_rtt: Signal<Local, Bits<1>>,
+    fair_prev_rtt: Signal<Local, Bits<1>>,
     rx_sum: Signal<Local, Bits<64>>,
     rx_sat: Signal<Local, Bits<32>>,
     ach3: Signal<Local, Bits<32>>,
@@ -568,34 +1092,8 @@ pub struct CwndUnitRtl<const R: usize> {
     out_fair: Signal<Local, Bit>,
     q_pack: Signal<Local, Bits<64>>,
     avg3: Signal<Local, Bits<32>>,
-    avg4: Signal<Local, Bits<32>>,
-    ratio_full: Signal<Local, Bits<64>>,
-    /// Stage 10: the ratio / the decrease term is past its bound after the fine shift.
-    ratio_sat: Signal<Local, Bit>,
-    g_sat: Signal<Local, Bit>,
-    g_full: Signal<Local, Bits<64>>,
-    g_gt: Signal<Local, Bit>,
-    g_lt: Signal<Local, Bit>,
-    factor: Signal<Local, Bits<32>>,
-    arm14: Signal<Local, Bits<3>>,
-    e12: Signal<Local, Bits<40>>,
-    w12: Signal<Local, Bits<40>>,
-    cutval: Signal<Local, Bits<64>>,
-    inc: Signal<Local, Bits<40>>,
-    /// Stage 14: the arm is an increase, and its amount is at least 2^33 (then the window
-    /// clamps at `max_cwnd` whatever it is).
-    inc_arm: Signal<Local, Bit>,
-    inc_huge: Signal<Local, Bit>,
-    wf: Signal<Local, Bits<40>>,
-    cut40: Signal<Local, Bits<40>>,
-    cut_biased: Signal<Local, Bits<40>>,
     cw40: Signal<Local, Bits<40>>,
     loop_sum: Signal<Local, Bits<40>>,
-    /// Stage 14: the bounds, the cut, and the cut's clamped result.
-    hi14: Signal<Local, Bits<40>>,
-    lo14: Signal<Local, Bits<40>>,
-    cut14: Signal<Local, Bit>,
-    cutres14: Signal<Local, Bits<32>>,
     gt_hi32: Signal<Local, Bits<1>>,
     lt_lo32: Signal<Local, Bits<1>>,
     over_hi: Signal<Local, Bit>,
@@ -649,42 +1147,14 @@ impl<const R: usize> CwndUnitRtl<R> {
             c_ewma_shift: c8(k.ewma_shift),
             c_cf: c8(k.cwnd_frac),
             c_df: c8(k.delay_frac),
-            c_31_minus_r: c8(31 - R as u32),
-            c_31_minus_cf: c8(31 - k.cwnd_frac),
-            c_47_minus_df: c8(47 - k.delay_frac),
-            c_16_minus_cf: c8(16 - k.cwnd_frac),
-            c_beta_mtu: c32(k.beta_mtu_q as u64),
-            c_alpha_mtu: c32(k.alpha_mtu_q as u64),
-            c_gamma_tq: Constant::new(bits::<48>(k.gamma_q16 as u64 * k.tq_ns as u64)),
-            c_eta_mtu: c40(k.eta_mtu_q as u64),
-            c_one_minus_gamma: c32(k.one_minus_gamma_q16 as u64),
             c_max_cwnd: c40(k.max_cwnd_q as u64),
             c_bdp_limit: c32(if fault_rounded_bdp_test {
                 k.max_cwnd_bytes as u64 / 8
             } else {
                 k.bdp_cut_limit() as u64
             }),
-            c_mtu: c40(k.mtu_q as u64),
-            c_mtu64: c64(k.mtu_q as u64),
-            c_ratio_max: c64((1 << 18) - 1),
-            c_fault_ratio_cap: Constant::new(fault_ratio_cap),
-            c_half: c32(1 << 15),
-            c_one: c32(1 << 16),
-            c_two: c64(1 << 17),
-            c_from_two: c64(!((1u64 << 17) - 1)),
-            c_coarse: c8(0xF8),
-            c_fine: c8(0x07),
-            c_g_hi: Constant::new(bits::<18>(k.gamma_q16 as u64)),
-            c_g_lo: Constant::new(bits::<18>(
-                (1u64 << 15).saturating_sub(k.one_minus_gamma_q16 as u64),
-            )),
             c_sat32: c64(0xFFFF_FFFF),
             c_one32: c32(1),
-            c_bias: c40(1 << 36),
-            c_m39_36: c40(0xF << 36),
-            c_m39_32: c40(0xFF << 32),
-            c_max_bias: c40(k.max_cwnd_q as u64 + (1 << 36)),
-            c_mtu_bias: c40(k.mtu_q as u64 + (1 << 36)),
             c_fair_bit: c64(1 << 3),
             c_arm_additive: Constant::new(bits::<3>(BRANCH_ADDITIVE)),
             c_arm_proportional: Constant::new(bits::<3>(BRANCH_PROPORTIONAL)),
@@ -712,7 +1182,8 @@ impl<const R: usize> CwndUnitRtl<R> {
             p1_dq_s: Default::default(),
             p1_clr_reg: Default::default(),
             p1_clr_prev: Default::default(),
-            p1_d_fair: Default::default(),
+            p1_fair_reg: Default::default(),
+            p1_fair_prev: Default::default(),
             p1_d_prev: Default::default(),
             s2_cleared_reg: Default::default(),
             s2_faired_reg: Default::default(),
@@ -755,100 +1226,31 @@ impl<const R: usize> CwndUnitRtl<R> {
             p3_lagw: Default::default(),
             p4_valid: Default::default(),
             p4_o: Default::default(),
-            p4_q: Default::default(),
-            p4_lagw: Default::default(),
             p5_valid: Default::default(),
             p5_o: Default::default(),
-            p5_q: Default::default(),
-            p5_lagw: Default::default(),
             p6_valid: Default::default(),
             p6_o: Default::default(),
-            p6_q: Default::default(),
-            p6_lagw: Default::default(),
             p7_valid: Default::default(),
             p7_o: Default::default(),
-            p7_q: Default::default(),
-            p7_lagw: Default::default(),
             p8_valid: Default::default(),
             p8_o: Default::default(),
-            p8_q: Default::default(),
-            p8_lagw: Default::default(),
             p9_valid: Default::default(),
             p9_o: Default::default(),
-            p9_q: Default::default(),
-            p9_lagw: Default::default(),
             p10_valid: Default::default(),
             p10_o: Default::default(),
-            p10_q: Default::default(),
-            p10_lagw: Default::default(),
             p11_valid: Default::default(),
             p11_o: Default::default(),
-            p11_q: Default::default(),
-            p11_lagw: Default::default(),
             p12_valid: Default::default(),
             p12_o: Default::default(),
-            p12_q: Default::default(),
-            p12_lagw: Default::default(),
             p13_valid: Default::default(),
             p13_o: Default::default(),
-            p13_q: Default::default(),
             p14_valid: Default::default(),
             p14_o: Default::default(),
-            p14_q: Default::default(),
             p2_acked: Default::default(),
             p3_acked: Default::default(),
-            p4_acked: Default::default(),
-            p5_acked: Default::default(),
-            p6_acked: Default::default(),
             p3_top_c: Default::default(),
             p3_top_a: Default::default(),
-            p4_idx_c: Default::default(),
-            p4_idx_a: Default::default(),
-            p4_lz_c: Default::default(),
-            p4_lz_a: Default::default(),
-            p5_sh_c: Default::default(),
-            p5_sh_a: Default::default(),
-            p6_sh_c: Default::default(),
-            p6_sh_a: Default::default(),
-            p7_sh_c: Default::default(),
-            p7_sh_a: Default::default(),
-            p8_sh_c: Default::default(),
-            p8_sh_a: Default::default(),
-            p5_t_c: Default::default(),
-            p5_t_a: Default::default(),
-            p6_t_c: Default::default(),
-            p6_t_a: Default::default(),
             p2_tqmd: Default::default(),
-            p5_gain: Default::default(),
-            p6_gain: Default::default(),
-            p7_gain: Default::default(),
-            p8_gain: Default::default(),
-            p9_gain: Default::default(),
-            p10_gain: Default::default(),
-            p11_k: Default::default(),
-            p9_xc: Default::default(),
-            p9_xa: Default::default(),
-            p9_fine_c: Default::default(),
-            p9_fine_a: Default::default(),
-            p10_ratio: Default::default(),
-            p10_g: Default::default(),
-            p11_ratio: Default::default(),
-            p11_factor: Default::default(),
-            p13_e: Default::default(),
-            p13_hi_e: Default::default(),
-            p13_e_m_w: Default::default(),
-            p13_hi_w: Default::default(),
-            p13_lo_w: Default::default(),
-            p13_lo: Default::default(),
-            p13_cutval: Default::default(),
-            p14_d: Default::default(),
-            p14_hi_thr: Default::default(),
-            p14_lo_thr: Default::default(),
-            p14_locut: Default::default(),
-            p14_o_all: Default::default(),
-            p14_o_cmp: Default::default(),
-            p14_u_all: Default::default(),
-            p14_u_cmp: Default::default(),
             m_valid_reg: Default::default(),
             m_cwnd_q_reg: Default::default(),
             m_cwnd_bytes_reg: Default::default(),
@@ -857,17 +1259,9 @@ impl<const R: usize> CwndUnitRtl<R> {
             m_achieved_reg: Default::default(),
             m_base_rtt_reg: Default::default(),
             m_avg_reg: Default::default(),
-            rom_cwnd: recip_rom::<R>(),
-            rom_avg: recip_rom::<R>(),
-            mul_alpha: Default::default(),
-            mul_c: Default::default(),
-            mul_a: Default::default(),
-            mul_k: Default::default(),
-            mul_w: Default::default(),
             msb_c: Default::default(),
             msb_a: Default::default(),
-            norm_c: Default::default(),
-            norm_a: Default::default(),
+            amounts: CwndAmounts::new(k, fault_ratio_cap),
             advance: Default::default(),
             fire: Default::default(),
             malformed: Default::default(),
@@ -883,6 +1277,11 @@ impl<const R: usize> CwndUnitRtl<R> {
             clr_prev_base: Default::default(),
             clr_rtt: Default::default(),
             clr_prev_rtt: Default::default(),
+            d_fair: Default::default(),
+            fair_base: Default::default(),
+            fair_prev_base: Default::default(),
+            fair_rtt: Default::default(),
+            fair_prev_rtt: Default::default(),
             rx_sum: Default::default(),
             rx_sat: Default::default(),
             ach3: Default::default(),
@@ -897,30 +1296,8 @@ impl<const R: usize> CwndUnitRtl<R> {
             out_fair: Default::default(),
             q_pack: Default::default(),
             avg3: Default::default(),
-            avg4: Default::default(),
-            ratio_full: Default::default(),
-            ratio_sat: Default::default(),
-            g_sat: Default::default(),
-            g_full: Default::default(),
-            g_gt: Default::default(),
-            g_lt: Default::default(),
-            factor: Default::default(),
-            arm14: Default::default(),
-            e12: Default::default(),
-            w12: Default::default(),
-            cutval: Default::default(),
-            inc: Default::default(),
-            inc_arm: Default::default(),
-            inc_huge: Default::default(),
-            wf: Default::default(),
-            cut40: Default::default(),
-            cut_biased: Default::default(),
             cw40: Default::default(),
             loop_sum: Default::default(),
-            hi14: Default::default(),
-            lo14: Default::default(),
-            cut14: Default::default(),
-            cutres14: Default::default(),
             gt_hi32: Default::default(),
             lt_lo32: Default::default(),
             over_hi: Default::default(),
@@ -956,7 +1333,8 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             p1_dq_s,
             p1_clr_reg,
             p1_clr_prev,
-            p1_d_fair,
+            p1_fair_reg,
+            p1_fair_prev,
             p1_d_prev,
             s2_cleared_reg,
             s2_faired_reg,
@@ -999,100 +1377,31 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             p3_lagw,
             p4_valid,
             p4_o,
-            p4_q,
-            p4_lagw,
             p5_valid,
             p5_o,
-            p5_q,
-            p5_lagw,
             p6_valid,
             p6_o,
-            p6_q,
-            p6_lagw,
             p7_valid,
             p7_o,
-            p7_q,
-            p7_lagw,
             p8_valid,
             p8_o,
-            p8_q,
-            p8_lagw,
             p9_valid,
             p9_o,
-            p9_q,
-            p9_lagw,
             p10_valid,
             p10_o,
-            p10_q,
-            p10_lagw,
             p11_valid,
             p11_o,
-            p11_q,
-            p11_lagw,
             p12_valid,
             p12_o,
-            p12_q,
-            p12_lagw,
             p13_valid,
             p13_o,
-            p13_q,
             p14_valid,
             p14_o,
-            p14_q,
             p2_acked,
             p3_acked,
-            p4_acked,
-            p5_acked,
-            p6_acked,
             p3_top_c,
             p3_top_a,
-            p4_idx_c,
-            p4_idx_a,
-            p4_lz_c,
-            p4_lz_a,
-            p5_sh_c,
-            p5_sh_a,
-            p6_sh_c,
-            p6_sh_a,
-            p7_sh_c,
-            p7_sh_a,
-            p8_sh_c,
-            p8_sh_a,
-            p5_t_c,
-            p5_t_a,
-            p6_t_c,
-            p6_t_a,
             p2_tqmd,
-            p5_gain,
-            p6_gain,
-            p7_gain,
-            p8_gain,
-            p9_gain,
-            p10_gain,
-            p11_k,
-            p9_xc,
-            p9_xa,
-            p9_fine_c,
-            p9_fine_a,
-            p10_ratio,
-            p10_g,
-            p11_ratio,
-            p11_factor,
-            p13_e,
-            p13_hi_e,
-            p13_e_m_w,
-            p13_hi_w,
-            p13_lo_w,
-            p13_lo,
-            p13_cutval,
-            p14_d,
-            p14_hi_thr,
-            p14_lo_thr,
-            p14_locut,
-            p14_o_all,
-            p14_o_cmp,
-            p14_u_all,
-            p14_u_cmp,
             m_valid_reg,
             m_cwnd_q_reg,
             m_cwnd_bytes_reg,
@@ -1102,7 +1411,7 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             m_base_rtt_reg,
             m_avg_reg
         );
-        clock!(self, clock, mul_alpha, mul_c, mul_a, mul_k, mul_w);
+        self.amounts.clock.next = self.clock.val();
         self.m_valid.next = self.m_valid_reg.q.val();
         self.m_cwnd_q.next = self.m_cwnd_q_reg.q.val();
         self.m_cwnd_bytes.next = self.m_cwnd_bytes_reg.q.val();
@@ -1116,11 +1425,7 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         self.advance.next = !self.m_valid_reg.q.val() | self.m_ready.val();
         self.s_ready.next = self.advance.val();
         self.fire.next = self.advance.val() & self.s_valid.val();
-        self.mul_alpha.en.next = self.advance.val();
-        self.mul_c.en.next = self.advance.val();
-        self.mul_a.en.next = self.advance.val();
-        self.mul_k.en.next = self.advance.val();
-        self.mul_w.en.next = self.advance.val();
+        self.amounts.en.next = self.advance.val();
 
         // ---- S1: base RTT (its own loop) and the delay's comparisons.
         self.malformed.next = (self.s_rtt.val() > self.c_rtt_max.val())
@@ -1145,9 +1450,32 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         self.clr_prev_rtt.next = bit_cast::<1, 33>(
             (bit_cast::<33, 32>(self.bt_rtt.val()) - bit_cast::<33, 32>(self.d_prev.val())) >> 32,
         );
+        // The fairness timer's `now - last_fair > base`, the same way (base the register or
+        // this RTT; `last_fair` the register or the `now` of the ACK in stage 2).
+        self.d_fair.next = self.s_now.val() - self.last_fair_reg.q.val();
+        self.fair_base.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.base_rtt_reg.q.val()) - bit_cast::<33, 32>(self.d_fair.val()))
+                >> 32,
+        );
+        self.fair_prev_base.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.base_rtt_reg.q.val()) - bit_cast::<33, 32>(self.d_prev.val()))
+                >> 32,
+        );
+        self.fair_rtt.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.s_rtt.val()) - bit_cast::<33, 32>(self.d_fair.val())) >> 32,
+        );
+        self.fair_prev_rtt.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.s_rtt.val()) - bit_cast::<33, 32>(self.d_prev.val())) >> 32,
+        );
         self.base_new.next = self.base_rtt_reg.q.val();
         self.delay.next = self.s_rtt.val() - self.base_rtt_reg.q.val();
-        self.rtt_below.next = self.s_rtt.val() < self.base_rtt_reg.q.val();
+        // `rtt < base` as the borrow of a 33-bit subtraction (a carry chain; a `<` was mapped to
+        // a LUT tree in the base RTT's loop).
+        self.rtt_below.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.s_rtt.val()) - bit_cast::<33, 32>(self.base_rtt_reg.q.val()))
+                >> 32,
+        )
+        .any();
         if self.rtt_below.val() {
             self.base_new.next = self.s_rtt.val();
             self.delay.next = 0.into();
@@ -1181,14 +1509,17 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.p1_tqmd.d.next = self.c_tq.val() + self.base_rtt_reg.q.val() - self.s_rtt.val();
             self.p1_clr_reg.d.next = self.clr_base.val().any();
             self.p1_clr_prev.d.next = self.clr_prev_base.val().any();
+            self.p1_fair_reg.d.next = self.fair_base.val().any();
+            self.p1_fair_prev.d.next = self.fair_prev_base.val().any();
             if self.rtt_below.val() {
                 self.p1_tqmd.d.next = self.c_tq.val();
                 self.p1_clr_reg.d.next = self.clr_rtt.val().any();
                 self.p1_clr_prev.d.next = self.clr_prev_rtt.val().any();
+                self.p1_fair_reg.d.next = self.fair_rtt.val().any();
+                self.p1_fair_prev.d.next = self.fair_prev_rtt.val().any();
             }
             // The timers' differences, so stage 2's loops are a select of flags or a compare
             // of registers, not a subtraction from the state they update.
-            self.p1_d_fair.d.next = self.s_now.val() - self.last_fair_reg.q.val();
             self.p1_d_prev.d.next = self.d_prev.val();
             self.p1_d_dec.d.next = self.s_now.val() - self.last_dec_reg.q.val();
             self.p1_d_prev2.d.next = self.s_now.val() - self.p2_now.q.val();
@@ -1213,9 +1544,9 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         if self.rx_sum.val().get_bit(32) {
             self.rx_sat.next = bit_cast::<32, 64>(self.c_sat32.val());
         }
-        self.can_fair.next = self.p1_d_fair.q.val() > self.p1_base.q.val();
+        self.can_fair.next = self.p1_fair_reg.q.val();
         if self.s2_faired_reg.q.val() {
-            self.can_fair.next = self.p1_d_prev.q.val() > self.p1_base.q.val();
+            self.can_fair.next = self.p1_fair_prev.q.val();
         }
         self.avg_new.next = self.avg_reg.q.val()
             - (self.avg_reg.q.val() >> self.c_ewma_shift.val())
@@ -1245,11 +1576,9 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         // The window as the pipeline holds it: the ACKs ahead of this one (stages 3 to 15)
         // have not reached it yet (the model's `step_pipelined(.., ahead)`).
         self.lagw.next = self.cwnd_reg.q.val();
-        // gain = (alpha*MTU * (tq - delay)) >> (16 - cf), three stages on: the operand is
-        // registered again (`p2_tqmd`, whose only load is the multiplier, so it can sit by
-        // the DSP; the gain is not needed before stage 11).
-        self.mul_alpha.a.next = self.c_alpha_mtu.val();
-        self.mul_alpha.b.next = self.p2_tqmd.q.val();
+        // `tq - delay` is registered again (`p2_tqmd`): the gain's product (in the amounts'
+        // stages) takes it from stage 3, its only load.
+        self.amounts.s_tqmd_early.next = self.p2_tqmd.q.val();
         if self.advance.val() {
             self.p2_tqmd.d.next = self.p1_tqmd.q.val();
             self.p2_valid.d.next = self.p1_valid.q.val();
@@ -1346,215 +1675,39 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             }
         }
 
-        // ---- S4: the table indices (w and avg_delay normalised from stage 3's one-hots), and
-        // their leading zeros, from which stage 5 makes the shifts that will scale the products;
-        // the gain's product is ready.
-        self.avg4.next = self.p3_o.q.val().get_bits::<32>(0);
-        self.norm_c.x.next = self.p3_lagw.q.val();
-        self.norm_c.top.next = self.p3_top_c.q.val();
-        self.norm_a.x.next = self.avg4.val();
-        self.norm_a.top.next = self.p3_top_a.q.val();
-        if self.advance.val() {
-            self.p4_idx_c.d.next = self.norm_c.n.val() >> self.c_31_minus_r.val();
-            self.p4_idx_a.d.next = self.norm_a.n.val() >> self.c_31_minus_r.val();
-            self.p4_lz_c.d.next = self.norm_c.lz.val();
-            self.p4_lz_a.d.next = self.norm_a.lz.val();
-        }
-
-        // ---- S5: the reciprocal table.
-        self.rom_cwnd.address.next = bit_cast::<R, 32>(self.p4_idx_c.q.val());
-        self.rom_avg.address.next = bit_cast::<R, 32>(self.p4_idx_a.q.val());
-        if self.advance.val() {
-            self.p5_t_c.d.next = self.rom_cwnd.data.val();
-            self.p5_gain.d.next =
-                bit_cast::<32, 64>(self.mul_alpha.p.val() >> self.c_16_minus_cf.val());
-            self.p5_t_a.d.next = self.rom_avg.data.val();
-        }
-
-        // ---- S6 registers the table's output again (Yosys maps the ROM to block RAM, whose
-        // output is slow), S7, S8: acked x T(w) and gamma*tq x T(avg).
-        self.mul_c.a.next = self.p6_acked.q.val();
-        self.mul_c.b.next = bit_cast::<32, 16>(self.p6_t_c.q.val());
-        self.mul_a.a.next = self.c_gamma_tq.val();
-        self.mul_a.b.next = self.p6_t_a.q.val();
-
-        // ---- S9, S10: the products shifted right (by the shift's upper bits, then by its lower
-        // three), then the ratio (never capped: below 2^32 as `acked < 2^24` and `w >= MTU >=
-        // 2^8`) and the decrease term saturated at 2^17 (the factor clamps at 1 anyway).
-        if self.advance.val() {
-            self.p9_xc.d.next = self.mul_c.p.val() >> (self.p8_sh_c.q.val() & self.c_coarse.val());
-            self.p9_xa.d.next = self.mul_a.p.val() >> (self.p8_sh_a.q.val() & self.c_coarse.val());
-            self.p9_fine_c.d.next = self.p8_sh_c.q.val() & self.c_fine.val();
-            self.p9_fine_a.d.next = self.p8_sh_a.q.val() & self.c_fine.val();
-        }
-        self.ratio_full.next = self.p9_xc.q.val() >> self.p9_fine_c.q.val();
-        self.g_full.next = self.p9_xa.q.val() >> self.p9_fine_a.q.val();
-        // Saturations read off the high bits (OR trees), not 64-bit compares, and off the
-        // unshifted word (bits at or above the bound plus the fine shift), so the OR trees
-        // run beside the shift instead of after it.
-        self.ratio_sat.next = false;
-        self.g_sat.next = false;
-        for k in 0..8usize {
-            if self.p9_fine_c.q.val() == k.to_bits::<8>() {
-                self.ratio_sat.next =
-                    ((self.p9_xc.q.val() >> k.to_bits::<8>()) & !self.c_ratio_max.val()).any();
-            }
-            if self.p9_fine_a.q.val() == k.to_bits::<8>() {
-                self.g_sat.next =
-                    ((self.p9_xa.q.val() >> k.to_bits::<8>()) & self.c_from_two.val()).any();
-            }
-        }
-        if self.advance.val() {
-            self.p10_ratio.d.next = bit_cast::<32, 64>(self.ratio_full.val());
-            if self.ratio_sat.val() & self.c_fault_ratio_cap.val() {
-                self.p10_ratio.d.next = bit_cast::<32, 64>(self.c_ratio_max.val());
-            }
-            self.p10_g.d.next = bit_cast::<18, 64>(self.g_full.val());
-            // (at exactly 2^17 the select gives the same value)
-            if self.g_sat.val() {
-                self.p10_g.d.next = bit_cast::<18, 64>(self.c_two.val());
-            }
-        }
-
-        // ---- S11: factor = clamp((1 - gamma) + term, 0.5, 1), where (1 - gamma) + g > 1 <=>
-        // g > gamma and (1 - gamma) + g < 1/2 <=> g < 1/2 - (1 - gamma). The compares read the
-        // saturated term: the same answers as the full one, as both bounds are below 2^17.
-        // (At the term's 18 bits and the factor's 32: the bounds are below 2^17 and the sum
-        // below 2^18, so no 64-bit chain.)
-        self.g_gt.next = self.p10_g.q.val() > self.c_g_hi.val();
-        self.g_lt.next = self.p10_g.q.val() < self.c_g_lo.val();
-        self.factor.next = self.c_one_minus_gamma.val() + bit_cast::<32, 18>(self.p10_g.q.val());
-        if self.g_gt.val() {
-            self.factor.next = self.c_one.val();
-        } else if self.g_lt.val() {
-            self.factor.next = self.c_half.val();
-        }
-        if self.advance.val() {
-            self.p11_factor.d.next = self.factor.val();
-            self.p11_ratio.d.next = self.p10_ratio.q.val();
-        }
-
-        // ---- S12, S13: K x ratio (K = beta*MTU for the additive arm, the gain for the
-        // proportional one) and w x factor.
-        self.mul_k.a.next = self.p11_k.q.val();
-        self.mul_k.b.next = self.p11_ratio.q.val();
-        self.mul_w.a.next = self.p11_lagw.q.val();
-        self.mul_w.b.next = self.p11_factor.q.val();
-
-        // S13 also measures the bounds' constant parts against e (the fairness increase, 0 or
-        // eta*MTU) and w, and the achievedBDP cut's base, none of which needs a product.
-        self.e12.next = 0.into();
-        if self.p12_q.q.val().get_bit(3) {
-            self.e12.next = self.c_eta_mtu.val();
-        }
-        self.w12.next = bit_cast::<40, 32>(self.p12_lagw.q.val());
-        self.cutval.next =
-            bit_cast::<64, 32>(self.p12_q.q.val().get_bits::<32>(32)) << self.c_cf.val();
-        if self.cutval.val() < self.c_mtu64.val() {
-            self.cutval.next = self.c_mtu64.val();
-        }
-        if self.advance.val() {
-            self.p13_e.d.next = self.e12.val();
-            self.p13_hi_e.d.next = self.c_max_bias.val() - self.e12.val();
-            self.p13_e_m_w.d.next = self.e12.val() - self.w12.val();
-            self.p13_hi_w.d.next = self.c_max_bias.val() - self.e12.val() + self.w12.val();
-            self.p13_lo_w.d.next = self.c_mtu_bias.val() + self.w12.val();
-            self.p13_lo.d.next = bit_cast::<32, 40>(self.c_mtu.val() + self.e12.val());
-            self.p13_cutval.d.next = bit_cast::<32, 64>(self.cutval.val());
-        }
-
-        // ---- S14: the arm as one signed addend d (40-bit two's complement) and the bounds
-        // the loop compares against, offset by 2^36: hi = max + 2^36 - d, lo = MTU + e + 2^36
-        // - d. Per arm, each is one add of a stage-13 register and a product:
-        //   additive, proportional: d = e + inc,      hi = (max + 2^36 - e) - inc, lo = (MTU + 2^36) - inc
-        //   multiplicative:         d = (e - w) + wf, hi = (max + 2^36 - e + w) - wf, lo = (MTU + 2^36 + w) - wf
-        //   otherwise:              d = e,            hi = max + 2^36 - e,         lo = MTU + 2^36
-        // (wf = w x factor, so the arm's decrease is w - wf.) The achievedBDP cut does not
-        // read the window: its clamped result is made here whole.
-        self.arm14.next = self.p13_q.q.val().get_bits::<3>(0);
-        // The increase, exact below 2^33. From 2^33 up (an ACK for many windows; the ratio is
-        // never capped) the window clamps at max_cwnd (below 2^32) whatever it is: the flag,
-        // an OR of the product's top bits beside the bounds' subtractions, forces the high
-        // clamp, and the 40-bit d and bounds, which then wrap, are not used.
-        self.inc.next = bit_cast::<40, 64>(self.mul_k.p.val() >> 16);
-        self.inc_huge.next = (self.mul_k.p.val() >> 49).any();
-        self.wf.next = bit_cast::<40, 64>(self.mul_w.p.val() >> 16);
-        self.cut40.next = bit_cast::<40, 32>(self.p13_cutval.q.val());
-        self.cut_biased.next = self.cut40.val() | self.c_bias.val();
-        self.hi14.next = self.p13_hi_e.q.val();
-        self.lo14.next = self.c_mtu_bias.val();
-        self.inc_arm.next = (self.arm14.val() == self.c_arm_additive.val())
-            | (self.arm14.val() == self.c_arm_proportional.val());
-        if self.inc_arm.val() {
-            self.hi14.next = self.p13_hi_e.q.val() - self.inc.val();
-            self.lo14.next = self.c_mtu_bias.val() - self.inc.val();
-        }
-        if self.arm14.val() == self.c_arm_multiplicative.val() {
-            self.hi14.next = self.p13_hi_w.q.val() - self.wf.val();
-            self.lo14.next = self.p13_lo_w.q.val() - self.wf.val();
-        }
-        self.cut14.next = self.arm14.val() == self.c_arm_achieved_bdp_cut.val();
-        self.cutres14.next = bit_cast::<32, 40>(self.cut40.val() + self.p13_e.q.val());
-        if self.cut_biased.val() > self.p13_hi_e.q.val() {
-            self.cutres14.next = bit_cast::<32, 40>(self.c_max_cwnd.val());
-        } else if self.cut_biased.val() < self.c_mtu_bias.val() {
-            self.cutres14.next = self.p13_lo.q.val();
-        }
-        if self.advance.val() {
-            self.p14_d.d.next = self.p13_e.q.val();
-            if self.inc_arm.val() {
-                self.p14_d.d.next = self.p13_e.q.val() + self.inc.val();
-            }
-            if self.arm14.val() == self.c_arm_multiplicative.val() {
-                self.p14_d.d.next = self.p13_e_m_w.q.val() + self.wf.val();
-            }
-            self.p14_hi_thr.d.next = self.hi14.val().get_bits::<32>(0);
-            self.p14_lo_thr.d.next = self.lo14.val().get_bits::<32>(0);
-            // `cwnd + 2^36 > hi` and `< lo` with each bound's top byte tested here (2^36 +
-            // cwnd has top byte 16), so the loop compares only the window's 32 bits; the cut
-            // (which does not read the window) forces the low clamp with its own result.
-            // (As bit tests: top < 16 is bits 39..36 clear, top == 16 is bits 39..32 equal
-            // to 2^36's; written as compares they were mapped to another carry chain.)
-            self.p14_o_all.d.next = !self.cut14.val()
-                & (!(self.hi14.val() & self.c_m39_36.val()).any()
-                    | (self.inc_arm.val() & self.inc_huge.val()));
-            self.p14_o_cmp.d.next =
-                !self.cut14.val() & ((self.hi14.val() & self.c_m39_32.val()) == self.c_bias.val());
-            self.p14_u_all.d.next = self.cut14.val()
-                | ((self.lo14.val() & self.c_m39_36.val()).any()
-                    & ((self.lo14.val() & self.c_m39_32.val()) != self.c_bias.val()));
-            self.p14_u_cmp.d.next =
-                !self.cut14.val() & ((self.lo14.val() & self.c_m39_32.val()) == self.c_bias.val());
-            self.p14_locut.d.next = self.p13_lo.q.val();
-            if self.cut14.val() {
-                self.p14_locut.d.next = self.cutres14.val();
-            }
-        }
+        // ---- S4 to S14: the amounts (`CwndAmounts`), from stage 3's registers and the arm.
+        self.amounts.s_w.next = self.p3_lagw.q.val();
+        self.amounts.s_top_w.next = self.p3_top_c.q.val();
+        self.amounts.s_avg.next = self.p3_o.q.val().get_bits::<32>(0);
+        self.amounts.s_top_avg.next = self.p3_top_a.q.val();
+        self.amounts.s_acked.next = self.p3_acked.q.val();
+        self.amounts.s_q.next = self.p3_q.q.val();
+        self.amounts.s_arm.next = self.branch.val();
 
         // ---- S15, the loop: cwnd + d, clamped to [MTU + e, max] (or the cut's result).
         self.cw40.next = bit_cast::<40, 32>(self.cwnd_reg.q.val());
-        self.loop_sum.next = self.cw40.val() + self.p14_d.q.val();
+        self.loop_sum.next = self.cw40.val() + self.amounts.m_d.val();
         self.cwnd_new.next = bit_cast::<32, 40>(self.loop_sum.val());
         // The 32-bit compares as subtraction borrows, so they are carry chains (a `>` here
         // was mapped to a LUT tree), then one flag LUT and the select.
         self.gt_hi32.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.p14_hi_thr.q.val())
+            (bit_cast::<33, 32>(self.amounts.m_hi_thr.val())
                 - bit_cast::<33, 32>(self.cwnd_reg.q.val()))
                 >> 32,
         );
         self.lt_lo32.next = bit_cast::<1, 33>(
             (bit_cast::<33, 32>(self.cwnd_reg.q.val())
-                - bit_cast::<33, 32>(self.p14_lo_thr.q.val()))
+                - bit_cast::<33, 32>(self.amounts.m_lo_thr.val()))
                 >> 32,
         );
         self.over_hi.next =
-            self.p14_o_all.q.val() | (self.p14_o_cmp.q.val() & self.gt_hi32.val().any());
+            self.amounts.m_o_all.val() | (self.amounts.m_o_cmp.val() & self.gt_hi32.val().any());
         self.under_lo.next =
-            self.p14_u_all.q.val() | (self.p14_u_cmp.q.val() & self.lt_lo32.val().any());
+            self.amounts.m_u_all.val() | (self.amounts.m_u_cmp.val() & self.lt_lo32.val().any());
         if self.over_hi.val() {
             self.cwnd_new.next = bit_cast::<32, 40>(self.c_max_cwnd.val());
         } else if self.under_lo.val() {
-            self.cwnd_new.next = self.p14_locut.q.val();
+            self.cwnd_new.next = self.amounts.m_locut.val();
         }
 
         // The carried values, and the stage registers (the pipeline moves on `advance`).
@@ -1564,70 +1717,28 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
             self.p3_q.d.next = self.q_pack.val();
             self.p4_valid.d.next = self.p3_valid.q.val();
             self.p4_o.d.next = self.p3_o.q.val();
-            self.p4_q.d.next = self.p3_q.q.val() | bit_cast::<64, 3>(self.branch.val());
             self.p5_valid.d.next = self.p4_valid.q.val();
             self.p5_o.d.next = self.p4_o.q.val();
-            self.p5_q.d.next = self.p4_q.q.val();
             self.p6_valid.d.next = self.p5_valid.q.val();
             self.p6_o.d.next = self.p5_o.q.val();
-            self.p6_q.d.next = self.p5_q.q.val();
             self.p7_valid.d.next = self.p6_valid.q.val();
             self.p7_o.d.next = self.p6_o.q.val();
-            self.p7_q.d.next = self.p6_q.q.val();
             self.p8_valid.d.next = self.p7_valid.q.val();
             self.p8_o.d.next = self.p7_o.q.val();
-            self.p8_q.d.next = self.p7_q.q.val();
             self.p9_valid.d.next = self.p8_valid.q.val();
             self.p9_o.d.next = self.p8_o.q.val();
-            self.p9_q.d.next = self.p8_q.q.val();
             self.p10_valid.d.next = self.p9_valid.q.val();
             self.p10_o.d.next = self.p9_o.q.val();
-            self.p10_q.d.next = self.p9_q.q.val();
             self.p11_valid.d.next = self.p10_valid.q.val();
             self.p11_o.d.next = self.p10_o.q.val();
-            self.p11_q.d.next = self.p10_q.q.val();
             self.p12_valid.d.next = self.p11_valid.q.val();
             self.p12_o.d.next = self.p11_o.q.val();
-            self.p12_q.d.next = self.p11_q.q.val();
             self.p13_valid.d.next = self.p12_valid.q.val();
             self.p13_o.d.next = self.p12_o.q.val();
-            self.p13_q.d.next = self.p12_q.q.val();
             self.p14_valid.d.next = self.p13_valid.q.val();
             self.p14_o.d.next = self.p13_o.q.val();
-            self.p14_q.d.next = self.p13_q.q.val();
             self.p3_lagw.d.next = self.p2_lagw.q.val();
-            self.p4_lagw.d.next = self.p3_lagw.q.val();
-            self.p5_lagw.d.next = self.p4_lagw.q.val();
-            self.p6_lagw.d.next = self.p5_lagw.q.val();
-            self.p7_lagw.d.next = self.p6_lagw.q.val();
-            self.p8_lagw.d.next = self.p7_lagw.q.val();
-            self.p9_lagw.d.next = self.p8_lagw.q.val();
-            self.p10_lagw.d.next = self.p9_lagw.q.val();
-            self.p11_lagw.d.next = self.p10_lagw.q.val();
-            self.p12_lagw.d.next = self.p11_lagw.q.val();
             self.p3_acked.d.next = self.p2_acked.q.val();
-            self.p4_acked.d.next = self.p3_acked.q.val();
-            self.p5_acked.d.next = self.p4_acked.q.val();
-            self.p6_acked.d.next = self.p5_acked.q.val();
-            self.p6_t_c.d.next = self.p5_t_c.q.val();
-            self.p6_t_a.d.next = self.p5_t_a.q.val();
-            self.p5_sh_c.d.next = self.c_31_minus_cf.val() - self.p4_lz_c.q.val();
-            self.p5_sh_a.d.next = self.c_47_minus_df.val() - self.p4_lz_a.q.val();
-            self.p6_sh_c.d.next = self.p5_sh_c.q.val();
-            self.p6_sh_a.d.next = self.p5_sh_a.q.val();
-            self.p7_sh_c.d.next = self.p6_sh_c.q.val();
-            self.p7_sh_a.d.next = self.p6_sh_a.q.val();
-            self.p8_sh_c.d.next = self.p7_sh_c.q.val();
-            self.p8_sh_a.d.next = self.p7_sh_a.q.val();
-            self.p6_gain.d.next = self.p5_gain.q.val();
-            self.p7_gain.d.next = self.p6_gain.q.val();
-            self.p8_gain.d.next = self.p7_gain.q.val();
-            self.p9_gain.d.next = self.p8_gain.q.val();
-            self.p10_gain.d.next = self.p9_gain.q.val();
-            self.p11_k.d.next = self.p10_gain.q.val();
-            if self.p10_q.q.val().get_bits::<3>(0) == self.c_arm_additive.val() {
-                self.p11_k.d.next = self.c_beta_mtu.val();
-            }
 
             // Output stage.
             self.m_valid_reg.d.next = self.p14_valid.q.val();
@@ -1642,9 +1753,9 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
                 self.cwnd_reg.d.next = self.cwnd_new.val();
                 self.m_cwnd_q_reg.d.next = self.cwnd_new.val();
                 self.m_cwnd_bytes_reg.d.next = self.cwnd_new.val() >> self.c_cf.val();
-                self.m_branch_reg.d.next = self.p14_q.q.val().get_bits::<3>(0);
-                self.m_fairness_reg.d.next = self.p14_q.q.val().get_bit(3);
-                self.m_achieved_reg.d.next = self.p14_q.q.val().get_bits::<32>(32);
+                self.m_branch_reg.d.next = self.amounts.m_arm.val();
+                self.m_fairness_reg.d.next = self.amounts.m_fair.val();
+                self.m_achieved_reg.d.next = self.amounts.m_ach.val();
                 self.m_base_rtt_reg.d.next = self.p14_o.q.val().get_bits::<32>(32);
                 self.m_avg_reg.d.next = self.p14_o.q.val().get_bits::<32>(0);
             }

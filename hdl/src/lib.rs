@@ -15,6 +15,7 @@ pub mod free_search;
 mod gate;
 pub mod init_dff;
 pub mod load_table;
+pub mod nic_cwnd;
 pub mod nic_rx;
 pub mod sack_receiver;
 pub mod sack_sender;
@@ -39,7 +40,7 @@ pub const BLOCKS: &[&str] = &[
 /// The multi-connection NIC's pipelines, being built (`docs/blocks/strack_nic.md`, "The
 /// multi-connection NIC"): generated, co-simulated and timed on their own; `strackgen verilog`
 /// writes them once the NIC composes them.
-pub const NIC_PIPELINES: &[&str] = &["nic_rx", "tx_sched"];
+pub const NIC_PIPELINES: &[&str] = &["nic_rx", "tx_sched", "nic_cwnd"];
 
 /// Every name [`generate`] takes: the cores, the NIC's pipelines and the check designs.
 pub fn design_names() -> impl Iterator<Item = &'static str> {
@@ -88,6 +89,9 @@ pub enum Fault {
     /// `tx_sched`: a search result is kept when a group is loaded while it is under way (it
     /// searched from a group no longer served).
     TxSchedKeepStale,
+    /// `nic_cwnd`: what the event this many cycles ahead on the same connection wrote is not
+    /// forwarded (nor read from it: its hit flag is cleared), at distance 1..=16.
+    NicCwndNoForward(u32),
 }
 
 /// Generation options beyond the config.
@@ -192,6 +196,7 @@ fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlE
         "context_pipe" | "context_pipe_wide" => Ok(context_pipe_block(name, cfg, opts)),
         "nic_rx" => nic_rx_block(cfg, opts),
         "tx_sched" => Ok(tx_sched_block(cfg, opts)),
+        "nic_cwnd" => nic_cwnd_block(cfg, opts),
         _ => Err(HdlError::UnknownBlock {
             block: name.to_string(),
             known: design_names().collect::<Vec<_>>().join(", "),
@@ -252,6 +257,34 @@ fn cwnd_unit_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
         }
     };
     Ok(finish("cwnd_unit", &raw, cwnd_unit::LATENCY))
+}
+
+fn nic_cwnd_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
+    use nic_cwnd::NicCwndRtl as C;
+    let k = cfg.cwnd_constants();
+    let conns = cfg.nic.connections;
+    let nf = match opts.fault {
+        Some(Fault::NicCwndNoForward(d)) => Some(d),
+        _ => None,
+    };
+    let raw = match cfg.fixed_point.recip_index_bits {
+        4 => emit(C::<4>::new(&k, conns, nf)),
+        5 => emit(C::<5>::new(&k, conns, nf)),
+        6 => emit(C::<6>::new(&k, conns, nf)),
+        7 => emit(C::<7>::new(&k, conns, nf)),
+        8 => emit(C::<8>::new(&k, conns, nf)),
+        9 => emit(C::<9>::new(&k, conns, nf)),
+        10 => emit(C::<10>::new(&k, conns, nf)),
+        11 => emit(C::<11>::new(&k, conns, nf)),
+        12 => emit(C::<12>::new(&k, conns, nf)),
+        other => {
+            return Err(HdlError::Config {
+                block: "nic_cwnd".into(),
+                message: format!("`fixed_point.recip_index_bits` = {other}: must be in 4..=12"),
+            })
+        }
+    };
+    Ok(finish("nic_cwnd", &raw, nic_cwnd::LATENCY))
 }
 
 /// Calls `$make!(W, SB)` for the legal `(rx_window, sack_bits)` pair `($w, $sb)` (both are

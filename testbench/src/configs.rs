@@ -125,3 +125,12 @@ pub fn tx_sched_tiny_config() -> strack_config::Config {
     c.nic.connections = 4;
     c
 }
+
+/// The NIC's cwnd units' small design: the cwnd unit's small config (MTU 256, a 16-entry
+/// table, `max_cwnd` 8197: every arm and clamp is reached quickly) at 4 connections, so ids
+/// collide constantly.
+pub fn nic_cwnd_small_config() -> strack_config::Config {
+    let mut c = small_cwnd_config();
+    c.nic.connections = 4;
+    c
+}

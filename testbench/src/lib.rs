@@ -14,6 +14,7 @@ pub mod designs;
 pub mod entropy_bitmap;
 pub mod env;
 pub mod load_table;
+pub mod nic_cwnd;
 pub mod nic_rx;
 pub mod sack_receiver;
 pub mod sack_sender;

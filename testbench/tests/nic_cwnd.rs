@@ -1,0 +1,69 @@
+//! Co-simulation of `nic_cwnd` (the NIC's congestion-window units): the Verilated RTL against
+//! N cwnd-unit models, every output port on every cycle, at the default config (1024
+//! connections) and at 4 connections with the cwnd unit's small config (ids collide
+//! constantly). `STRACK_COSIM_CYCLES` sets the cycles per design (default 10^6).
+
+use golden_model::Config;
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::TestRunner;
+use testbench::configs::nic_cwnd_small_config;
+use testbench::designs::{
+    NicCwndDefault, NicCwndNoForward1, NicCwndNoForward14, NicCwndNoForward15, NicCwndNoForward16,
+    NicCwndNoForward2, NicCwndNoForward3, NicCwndNoForward4, NicCwndNoForward5, NicCwndNoForward6,
+    NicCwndSmall,
+};
+use testbench::nic_cwnd::{stimulus, Block, Cycle};
+use testbench::{assert_fault_is_caught, cosim_proptest, cycles_budget, Dut};
+
+const REGRESSIONS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/proptest-regressions/nic_cwnd.txt"
+);
+
+fn sweep<D: Dut>(name: &str, make: fn(bool) -> D, cfg: Config) {
+    cosim_proptest(
+        name,
+        make,
+        || Block::new(&cfg),
+        stimulus(&cfg, 3_000..9_000),
+        10_000,
+        cycles_budget(1_000_000),
+        REGRESSIONS,
+    );
+}
+
+#[test]
+fn nic_cwnd() {
+    sweep("nic_cwnd_default", NicCwndDefault::new, Config::default());
+}
+
+#[test]
+fn nic_cwnd_small() {
+    sweep("nic_cwnd_small", NicCwndSmall::new, nic_cwnd_small_config());
+}
+
+/// Each forwarding distance the design uses, turned off, fails the co-sim on one stimulus on
+/// which the intact design passes.
+#[test]
+fn nic_cwnd_broken_variants_are_caught() {
+    let cfg = nic_cwnd_small_config();
+    let mut runner = TestRunner::deterministic();
+    let stim: Vec<Cycle> = stimulus(&cfg, 6_000..8_000)
+        .new_tree(&mut runner)
+        .unwrap()
+        .current();
+    macro_rules! caught {
+        ($($d:literal => $design:ident),*) => {$(
+            let text = assert_fault_is_caught(
+                $design::new,
+                NicCwndSmall::new,
+                || Block::new(&cfg),
+                &stim,
+            );
+            println!("no forwarding at distance {}:\n{text}", $d);
+        )*};
+    }
+    caught!(1 => NicCwndNoForward1, 2 => NicCwndNoForward2, 3 => NicCwndNoForward3,
+        4 => NicCwndNoForward4, 5 => NicCwndNoForward5, 6 => NicCwndNoForward6,
+        14 => NicCwndNoForward14, 15 => NicCwndNoForward15, 16 => NicCwndNoForward16);
+}
