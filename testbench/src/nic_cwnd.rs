@@ -438,7 +438,7 @@ pub fn spread(acks: &[AckCycle], seed: u64, conns: u32) -> Vec<Cycle> {
                 continue;
             }
             let ev = if roll < 15 { Ev::Open } else { ack_of(a) };
-            let id = if r.next_u64() % 100 == 0 && conns < 65_536 {
+            let id = if r.next_u64().is_multiple_of(100) && conns < 65_536 {
                 (conns as u64 + r.next_u64() % (65_536 - conns as u64)) as u16
             } else {
                 conn
