@@ -336,6 +336,13 @@ const DESIGNS: &[Design] = &[
         initial_psn: 0,
     },
     Design {
+        name: "nic_cwnd_no_forward_13",
+        block: "nic_cwnd",
+        config: nic_cwnd_small_config,
+        fault: Some(Fault::NicCwndNoForward(13)),
+        initial_psn: 0,
+    },
+    Design {
         name: "nic_cwnd_no_forward_14",
         block: "nic_cwnd",
         config: nic_cwnd_small_config,

@@ -88,7 +88,7 @@ const AFTER_DECREASE: [&str; 6] = [
     "after_decrease_6",
 ];
 
-const OTHER_POINTS: [&str; 13] = [
+const OTHER_POINTS: [&str; 14] = [
     "branch_additive_increase",
     "branch_proportional_increase",
     "branch_achieved_bdp_cut",
@@ -98,6 +98,7 @@ const OTHER_POINTS: [&str; 13] = [
     "fairness",
     "opened",
     "bad_conn",
+    "bad_conn_first_past_the_end",
     "open_out_of_range",
     "pipeline_full",
     "idle_cycle",
@@ -156,6 +157,7 @@ pub const COVERAGE_POINTS: &[&str] = &[
     OTHER_POINTS[10],
     OTHER_POINTS[11],
     OTHER_POINTS[12],
+    OTHER_POINTS[13],
 ];
 
 /// One event's output-port values.
@@ -224,7 +226,14 @@ impl CosimBlock for Block {
         );
         let (valid, conn, open, (now, rtt, ecn, acked, probe)) = match c.event {
             None => (0, n >> 40 & 0xFFFF, n >> 3 & 1, noise),
-            Some((id, Ev::Open)) => (1, id as u64, 1, noise),
+            // An open's ACK fields are noise but its time is real: the RTL must not take an
+            // open's time for the fresh unit's timestamps (they are 0).
+            Some((id, Ev::Open)) => (
+                1,
+                id as u64,
+                1,
+                (now as u64, noise.1, noise.2, noise.3, noise.4),
+            ),
             Some((
                 id,
                 Ev::Ack {
@@ -308,6 +317,9 @@ impl CosimBlock for Block {
             })
             .expect("an event has a result");
         if d.bad {
+            if conn == self.model.connections() {
+                cov.hit("bad_conn_first_past_the_end");
+            }
             cov.hit(if ev == Ev::Open {
                 "open_out_of_range"
             } else {
@@ -438,8 +450,14 @@ pub fn spread(acks: &[AckCycle], seed: u64, conns: u32) -> Vec<Cycle> {
                 continue;
             }
             let ev = if roll < 15 { Ev::Open } else { ack_of(a) };
+            // Ids out of range: the first past the end, the next, the largest, or any.
             let id = if r.next_u64().is_multiple_of(100) && conns < 65_536 {
-                (conns as u64 + r.next_u64() % (65_536 - conns as u64)) as u16
+                match r.next_u64() % 4 {
+                    0 => conns as u16,
+                    1 => (conns + 1).min(65_535) as u16,
+                    2 => 0xFFFF,
+                    _ => (conns as u64 + r.next_u64() % (65_536 - conns as u64)) as u16,
+                }
             } else {
                 conn
             };
