@@ -31,15 +31,9 @@ type Absorption = (String, char, Vec<(usize, String)>);
 /// Absorb the output registers of the EBRs of module `top` in a Yosys JSON netlist. Returns how
 /// many EBR ports took their register.
 pub fn absorb(netlist: &mut Value, top: &str) -> Result<usize, String> {
-    let module = netlist
-        .get_mut("modules")
-        .and_then(|m| m.get_mut(top))
-        .ok_or_else(|| format!("netlist has no module `{top}`"))?;
+    let module = module_mut(netlist, top)?;
     let sinks = sinks(module)?;
-    let cells = module
-        .get("cells")
-        .and_then(Value::as_object)
-        .ok_or("netlist module has no cells")?;
+    let cells = cells_of(module)?;
     let mut plan: Vec<Absorption> = Vec::new();
     for (name, cell) in cells {
         // Yosys names a memory's EBRs `<path>.<memory>.<i>.<j>`.
@@ -54,18 +48,48 @@ pub fn absorb(netlist: &mut Value, top: &str) -> Result<usize, String> {
         }
     }
 
-    let cells = module["cells"]
-        .as_object_mut()
-        .ok_or("netlist module has no cells")?;
+    let cells = cells_mut(module)?;
     for (ebr, side, pairs) in &plan {
-        for (k, ff) in pairs {
-            let q = cells[ff]["connections"]["Q"].clone();
-            cells[ebr]["connections"][format!("DO{side}{k}")] = q;
-            cells.remove(ff);
-        }
+        take_flip_flops(cells, ebr, pairs, |k| format!("DO{side}{k}"));
         cells[ebr]["parameters"][format!("REGMODE_{side}")] = Value::from("OUTREG");
     }
     Ok(plan.len())
+}
+
+/// Module `top` of a Yosys JSON netlist.
+fn module_mut<'a>(netlist: &'a mut Value, top: &str) -> Result<&'a mut Value, String> {
+    netlist
+        .get_mut("modules")
+        .and_then(|m| m.get_mut(top))
+        .ok_or_else(|| format!("netlist has no module `{top}`"))
+}
+
+fn cells_of(module: &Value) -> Result<&serde_json::Map<String, Value>, String> {
+    module
+        .get("cells")
+        .and_then(Value::as_object)
+        .ok_or_else(|| "netlist module has no cells".to_string())
+}
+
+fn cells_mut(module: &mut Value) -> Result<&mut serde_json::Map<String, Value>, String> {
+    module["cells"]
+        .as_object_mut()
+        .ok_or_else(|| "netlist module has no cells".to_string())
+}
+
+/// Delete the flip-flops `pairs` names and drive their outputs from `cell`'s output pins
+/// (`pin(k)` for the pair's bit `k`): the register moves into the cell.
+fn take_flip_flops(
+    cells: &mut serde_json::Map<String, Value>,
+    cell: &str,
+    pairs: &[(usize, String)],
+    pin: impl Fn(usize) -> String,
+) {
+    for (k, ff) in pairs {
+        let q = cells[ff]["connections"]["Q"].clone();
+        cells[cell]["connections"][pin(*k)] = q;
+        cells.remove(ff);
+    }
 }
 
 /// Who reads each net bit of `module`: cell input pins and the module's output ports
@@ -82,11 +106,7 @@ fn sinks(module: &Value) -> Result<HashMap<u64, Vec<(String, String)>>, String> 
             sinks.entry(b).or_default().push(reader.clone());
         }
     };
-    let cells = module
-        .get("cells")
-        .and_then(Value::as_object)
-        .ok_or("netlist module has no cells")?;
-    for (name, cell) in cells {
+    for (name, cell) in cells_of(module)? {
         for (pin, bits) in cell["connections"].as_object().into_iter().flatten() {
             if cell["port_directions"][pin] == "input" {
                 read_by(bits, (name.clone(), pin.clone()));
@@ -119,15 +139,9 @@ type DspPlan = (Value, Value, Vec<(usize, String)>);
 /// flip-flop the placer may put anywhere: the cwnd unit's critical path, 8.0 to 8.6 ns over
 /// seeds. The same register inside the DSP takes that route out of the path.
 pub fn absorb_dsp(netlist: &mut Value, top: &str) -> Result<usize, String> {
-    let module = netlist
-        .get_mut("modules")
-        .and_then(|m| m.get_mut(top))
-        .ok_or_else(|| format!("netlist has no module `{top}`"))?;
+    let module = module_mut(netlist, top)?;
     let sinks = sinks(module)?;
-    let cells = module
-        .get("cells")
-        .and_then(Value::as_object)
-        .ok_or("netlist module has no cells")?;
+    let cells = cells_of(module)?;
     let plan: Vec<DspAbsorption> = cells
         .iter()
         .filter(|(_, c)| c["type"] == "MULT18X18D")
@@ -135,15 +149,9 @@ pub fn absorb_dsp(netlist: &mut Value, top: &str) -> Result<usize, String> {
             dsp_absorbable(c, cells, &sinks).map(|(clk, ce, pairs)| (name.clone(), clk, ce, pairs))
         })
         .collect();
-    let cells = module["cells"]
-        .as_object_mut()
-        .ok_or("netlist module has no cells")?;
+    let cells = cells_mut(module)?;
     for (dsp, clk, ce, pairs) in &plan {
-        for (k, ff) in pairs {
-            let q = cells[ff]["connections"]["Q"].clone();
-            cells[dsp]["connections"][format!("P{k}")] = q;
-            cells.remove(ff);
-        }
+        take_flip_flops(cells, dsp, pairs, |k| format!("P{k}"));
         let d = &mut cells[dsp];
         for (pin, bits) in [
             ("CLK0", clk.clone()),
