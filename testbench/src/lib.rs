@@ -290,8 +290,13 @@ pub trait CosimBlock {
     }
 }
 
+/// Cycles of wave a failing run's VCD holds before the first mismatch: enough for every
+/// pipeline's history, and a mismatch found late in a long run does not write gigabytes.
+pub const VCD_WINDOW: u64 = 4096;
+
 /// Run `stim` through a fresh RTL instance and a fresh model (`model()`); compare every output
-/// port every cycle. On a mismatch the run is repeated with a VCD, whose path the report carries.
+/// port every cycle. On a mismatch the run is repeated with a VCD of the last [`VCD_WINDOW`]
+/// cycles up to the mismatch, whose path the report carries (`STRACK_VCD=1`: the whole run).
 pub fn run<B: CosimBlock, D: Dut>(
     make: impl Fn(bool) -> D,
     model: impl Fn() -> B,
@@ -300,33 +305,45 @@ pub fn run<B: CosimBlock, D: Dut>(
     tag: &str,
 ) -> Result<Report, Box<Mismatch>> {
     let trace = vcd_always();
-    match run_once(&mut make(trace), &mut model(), start_now, stim, tag, trace) {
+    let from = trace.then_some(0);
+    match run_once(&mut make(trace), &mut model(), start_now, stim, tag, from) {
         Ok(r) => Ok(r),
         Err(m) if trace => Err(m),
-        Err(_) => Err(
-            run_once(&mut make(true), &mut model(), start_now, stim, tag, true)
-                .expect_err("a mismatch repeats"),
-        ),
+        Err(m) => {
+            let from = m.cycle.saturating_sub(VCD_WINDOW);
+            Err(run_once(
+                &mut make(true),
+                &mut model(),
+                start_now,
+                stim,
+                tag,
+                Some(from),
+            )
+            .expect_err("a mismatch repeats"))
+        }
     }
 }
 
+/// One run; with `trace_from`, the VCD is opened at that cycle.
 fn run_once<B: CosimBlock>(
     dut: &mut dyn Dut,
     m: &mut B,
     start_now: u32,
     stim: &[B::Stim],
     tag: &str,
-    trace: bool,
+    trace_from: Option<u64>,
 ) -> Result<Report, Box<Mismatch>> {
-    let vcd = trace.then(|| vcd_dir().join(format!("{}-{tag}.vcd", dut.name())));
-    if let Some(p) = &vcd {
-        dut.trace_open(p);
-    }
+    let vcd = trace_from.map(|_| vcd_dir().join(format!("{}-{tag}.vcd", dut.name())));
     let mut lat: OutputStage<B::Regs> = OutputStage::default();
     let mut pipe = DelayLine::new(B::LATENCY);
     let mut rep = Report::default();
     let mut now = start_now;
     for (cycle, c) in stim.iter().enumerate() {
+        if let (Some(p), Some(from)) = (&vcd, trace_from) {
+            if cycle as u64 == from {
+                dut.trace_open(p);
+            }
+        }
         let before = now;
         now = now.wrapping_add(B::dt(c));
         if now < before {
