@@ -336,6 +336,13 @@ const DESIGNS: &[Design] = &[
         initial_psn: 0,
     },
     Design {
+        name: "nic_cwnd_no_forward_7",
+        block: "nic_cwnd",
+        config: nic_cwnd_small_config,
+        fault: Some(Fault::NicCwndNoForward(7)),
+        initial_psn: 0,
+    },
+    Design {
         name: "nic_cwnd_no_forward_13",
         block: "nic_cwnd",
         config: nic_cwnd_small_config,
@@ -361,6 +368,13 @@ const DESIGNS: &[Design] = &[
         block: "nic_cwnd",
         config: nic_cwnd_small_config,
         fault: Some(Fault::NicCwndNoForward(16)),
+        initial_psn: 0,
+    },
+    Design {
+        name: "nic_cwnd_no_forward_17",
+        block: "nic_cwnd",
+        config: nic_cwnd_small_config,
+        fault: Some(Fault::NicCwndNoForward(17)),
         initial_psn: 0,
     },
     Design {

@@ -90,7 +90,7 @@ pub enum Fault {
     /// searched from a group no longer served).
     TxSchedKeepStale,
     /// `nic_cwnd`: what the event this many cycles ahead on the same connection wrote is not
-    /// forwarded (nor read from it: its hit flag is cleared), at distance 1..=16 (13: the
+    /// forwarded (nor read from it: its hit flag is cleared), at distance 1..=17 (13: the
     /// farthest open that makes the window in flight a fresh unit's is not seen).
     NicCwndNoForward(u32),
 }

@@ -4,34 +4,35 @@
 //! consecutive cycles included, with no stall. Free-running: no back-pressure.
 //!
 //! ```text
-//!  I             F              S1             S2              S3          S4         S5..S14        S15 (loop)     out
-//!  s_* ─► RAM    RAM data ─►    base RTT   ─►  achievedBDP, ─► arm's   ─► arm;   ─► CwndAmounts ─► cwnd + d,  ─► m_*
-//!  addresses     (G1, G2a, G4)  (G1 loop),     timers, EWMA    compares;   G4       (the stand-     clamped
-//!  (G1, G2a,     merged with    the timers'    (G2 loop);      decrease    write    alone unit's      │
-//!  G4); hits     the writes     differences;   w: window B     interval    reg      stages 4..14)     ▼
-//!  against the   2-3 / 3-4 /    G2a, G4 with   with the write  (hits 1..3)          window A read  write regs
-//!  16 events     5-6 ahead      the writes     14 ahead                             at S13, merged ─► RAMs a
-//!  ahead                        2 / 4 ahead;                                        at S14 with the   cycle later
-//!                               G2b, window B                                       writes 2-3 ahead
-//!                               merged 2-3 /
-//!                               15-16 ahead
+//!  I            R             F              S1             S2              S3          S4        S5..S14         S15 (loop)    out
+//!  s_* ─► RAM   RAM data ─►   G1, G2a, G4 ─► base RTT   ─►  achievedBDP, ─► arm's   ─► arm;   ─► CwndAmounts ─► cwnd + d, ─► m_*
+//!  addresses    registered    merged with    (G1 loop),     timers, EWMA    compares;   G4       (the stand-    clamped
+//!  (G1, G2a,    in the EBRs;  the writes     the timers'    (G2 loop);      decrease    write    alone unit's      │
+//!  G4); hits    G2b, window   2-4 / 3-5 /    differences;   w: window B     interval    reg      stages 4..14)     ▼
+//!  against the  B addressed   5-7 ahead;     G2a, G4 with   with the write  (hits 1..3)         window A read write regs
+//!  17 events                  the S1 compare the writes     14 ahead                            at S12, merged ─► RAMs a
+//!  ahead                      on the base    2 / 4 ahead;                                       at S14 with the  cycle later
+//!                             RTT's loop     G2b, window B                                      writes 2-4 ahead
+//!                                            merged 2-4 /
+//!                                            15-17 ahead
 //! ```
 //!
-//! Per-connection state lives in six RAMs (`ContextRam`), each read two cycles before the
-//! stage that reads it (address, then data) and written from the updating stage's write
-//! register a cycle after that stage (so no RAM port is in a loop): G1 (base RTT and base +
-//! target_Qdelay, S1), G2a (achievedBDP's clear time and the fairness time, S2, read for S1),
-//! G2b (the average delay, the byte count and achievedBDP, S2), G4 (the last decrease's time,
-//! S4, read for S1, written only when the window decreases) and the window twice (S15: copy A
-//! for the loop, copy B for S2's window in flight). A read misses the writes of the three
-//! cycles before the stage that uses it: the events at distances `k + 1` to `k + 3` ahead on
-//! the same connection made them (`k` stages from the reading stage to the writing one). They
-//! are forwarded from the write register and its copy a cycle older: at the merge (the cycle
-//! after the address) those hold the writes of the events `k + 2` and `k + 3` ahead, and at the
-//! reading stage the write register holds the one `k + 1` ahead. Where the stand-alone unit
-//! already reads the ACKs ahead (the timers from the `now` of the ACKs one to three ahead),
-//! each is masked by "same connection". Which events ahead are on the same connection is
-//! compared once, at I, against the 16 events ahead, and carried.
+//! Per-connection state lives in six RAMs (`ContextRam`), each read three cycles before the
+//! stage that reads it (address, data registered in the EBR's output register, merge) and
+//! written from the updating stage's write register a cycle after that stage (so no RAM port
+//! is in a loop): G1 (base RTT and base + target_Qdelay, S1), G2a (achievedBDP's clear time and
+//! the fairness time, S2, read for S1), G2b (the average delay, the byte count and achievedBDP,
+//! S2), G4 (the last decrease's time, S4, read for S1, written only when the window decreases)
+//! and the window twice (S15: copy A for the loop, copy B for S2's window in flight). A read
+//! misses the writes of the four cycles before the stage that uses it: the events at distances
+//! `k + 1` to `k + 4` ahead on the same connection made them (`k` stages from the reading stage
+//! to the writing one). They are forwarded from the write register and its copies one and two
+//! cycles older: at the merge (two cycles after the address) those hold the writes of the
+//! events `k + 2` to `k + 4` ahead, and at the reading stage the write register holds the one
+//! `k + 1` ahead. Where the stand-alone unit already reads the ACKs ahead (the timers from the
+//! `now` of the ACKs one to three ahead), each is masked by "same connection". Which events
+//! ahead are on the same connection is compared once, at I, against the 17 events ahead, and
+//! carried.
 //!
 //! An open writes a fresh unit's values at each stage it passes; to the events behind it acts
 //! as an event whose `now` is 0 that cleared, took the fairness turn and decreased (the fresh
@@ -48,9 +49,9 @@ use crate::cwnd_unit::{
 use rust_hdl::prelude::*;
 use strack_config::CwndConstants;
 
-/// Clock edges from an event on `s_*` to its result on `m_*`: two for the RAMs' read ahead of
-/// the stand-alone unit's 15 stages.
-pub const LATENCY: u32 = strack_config::CWND_LATENCY + 2;
+/// Clock edges from an event on `s_*` to its result on `m_*`: three for the RAMs' read (address,
+/// registered data, merge) ahead of the stand-alone unit's 15 stages.
+pub const LATENCY: u32 = strack_config::CWND_LATENCY + 3;
 
 /// `m_branch` of an open: the connection starts afresh.
 pub const BRANCH_OPENED: u64 = 6;
@@ -101,10 +102,10 @@ pub struct NicCwndRtl<const R: usize> {
     pub status_malformed_count: Signal<Out, Bits<32>>,
 
     cfg_conns: Constant<Bits<17>>,
-    /// Distance `d` (1 to 16) is bit `d - 1`: all ones but the fault variant's distance.
-    cfg_hit_mask: Constant<Bits<16>>,
+    /// Distance `d` (1 to 17) is bit `d - 1`: all ones but the fault variant's distance.
+    cfg_hit_mask: Constant<Bits<17>>,
     /// Distances 1 to 13: an open there makes S2's window in flight the fresh one.
-    cfg_near_mask: Constant<Bits<16>>,
+    cfg_near_mask: Constant<Bits<17>>,
     /// The fresh values G1 and the window are kept XOR with (so a zero RAM is fresh).
     cfg_fresh_g1: Constant<Bits<64>>,
     cfg_fresh_cwnd: Constant<Bits<32>>,
@@ -138,7 +139,21 @@ pub struct NicCwndRtl<const R: usize> {
 
     malformed_reg: DFF<Bits<32>>,
 
-    // I -> F.
+    // I -> R (the RAMs read for F; their data is registered in the EBRs).
+    r_ok: DFF<Bit>,
+    r_bad: DFF<Bit>,
+    r_conn: DFF<Bits<16>>,
+    r_open: DFF<Bit>,
+    r_malf: DFF<Bit>,
+    r_now: DFF<Bits<32>>,
+    r_rtt: DFF<Bits<32>>,
+    r_ecn: DFF<Bit>,
+    r_acked: DFF<Bits<32>>,
+    r_probe: DFF<Bit>,
+    r_hit: DFF<Bits<17>>,
+    r_near: DFF<Bit>,
+
+    // R -> F: the same, and the records G1, G2a, G4 as the RAMs hold them.
     f_ok: DFF<Bit>,
     f_bad: DFF<Bit>,
     f_conn: DFF<Bits<16>>,
@@ -149,10 +164,13 @@ pub struct NicCwndRtl<const R: usize> {
     f_ecn: DFF<Bit>,
     f_acked: DFF<Bits<32>>,
     f_probe: DFF<Bit>,
-    /// Bit `d - 1`: the event `d` ahead (1 to 16) is on this connection (both in range).
-    f_hit: DFF<Bits<16>>,
+    /// Bit `d - 1`: the event `d` ahead (1 to 17) is on this connection (both in range).
+    f_hit: DFF<Bits<17>>,
     /// An open of this connection is 1 to 13 ahead.
     f_near: DFF<Bit>,
+    f_g1_raw: DFF<Bits<64>>,
+    f_g2a_raw: DFF<Bits<64>>,
+    f_g4_raw: DFF<Bits<32>>,
 
     // F -> S1: the inputs again, G1, G2a and G4 as the RAMs and the writes 2, 3, 5 ahead left
     // them.
@@ -166,13 +184,33 @@ pub struct NicCwndRtl<const R: usize> {
     x1_ecn: DFF<Bit>,
     x1_acked: DFF<Bits<32>>,
     x1_probe: DFF<Bit>,
-    x1_hit: DFF<Bits<16>>,
+    x1_hit: DFF<Bits<17>>,
     x1_near: DFF<Bit>,
     /// {base + tq (63:32), base (31:0)}.
     x1_g1: DFF<Bits<64>>,
     /// {last fairness (63:32), clear time (31:0)}.
     x1_g2a: DFF<Bits<64>>,
     x1_g4: DFF<Bits<32>>,
+    /// G2b and the window's copy B as the RAMs hold them (read at R).
+    x1_g2b_raw: DFF<Bits<96>>,
+    x1_cwb_raw: DFF<Bits<32>>,
+    /// S1's `rtt < base` against the record the write 1 ahead can hold, compared at F where
+    /// each is a register: below that event's base as it found it (`cur`), below its RTT, below
+    /// a fresh base. S1 only picks one (the base RTT's min is S1's loop).
+    x1_lt_cur: DFF<Bit>,
+    x1_lt_rtt: DFF<Bit>,
+    x1_lt_fresh: DFF<Bit>,
+    /// The RTT + target_Qdelay (a base RTT + tq, should the RTT become the base).
+    x1_bt_rtt: DFF<Bits<32>>,
+    /// The timers' ages (`now` less the clear time, less the fairness time) from the merged
+    /// record; from the `now` of the event 2 ahead; from the record that event found; `now`
+    /// less the `now` of the event 1 ahead.
+    x1_age_clr_x: DFF<Bits<32>>,
+    x1_age_fair_x: DFF<Bits<32>>,
+    x1_age_now2: DFF<Bits<32>>,
+    x1_age_clr_c: DFF<Bits<32>>,
+    x1_age_fair_c: DFF<Bits<32>>,
+    x1_d_prev: DFF<Bits<32>>,
 
     /// The writes of the last cycle, and whether they were made (the forwarding's source):
     /// S1's G1, S2's G2a and G2b, S4's G4 (only a decrease or an open writes it), S15's window.
@@ -198,15 +236,26 @@ pub struct NicCwndRtl<const R: usize> {
     w4_d: DFF<Bits<32>>,
     w4_en_d: DFF<Bit>,
     w15_d: DFF<Bits<32>>,
+    /// Two cycles older (the RAMs' registered read misses one write more).
+    w1_dd: DFF<Bits<64>>,
+    w2a_dd: DFF<Bits<64>>,
+    w2b_dd: DFF<Bits<96>>,
+    w4_dd: DFF<Bits<32>>,
+    w4_en_dd: DFF<Bit>,
+    w15_dd: DFF<Bits<32>>,
+    /// The window's copy A as the RAM holds it (read at S12).
+    p13_cw_raw: DFF<Bits<32>>,
 
     // S1 -> S2 (as the stand-alone unit, plus the connection's tags and merged state).
     p1_ok: DFF<Bit>,
     p1_bad: DFF<Bit>,
     p1_conn: DFF<Bits<16>>,
     p1_open: DFF<Bit>,
-    p1_hit: DFF<Bits<16>>,
+    p1_hit: DFF<Bits<17>>,
     p1_near: DFF<Bit>,
     p1_malf: DFF<Bit>,
+    /// The event took its RTT as the base RTT (below it, well-formed, not an open).
+    p1_took: DFF<Bit>,
     p1_now: DFF<Bits<32>>,
     p1_acked: DFF<Bits<32>>,
     p1_ecn: DFF<Bit>,
@@ -239,7 +288,7 @@ pub struct NicCwndRtl<const R: usize> {
     s4_dec2_reg: DFF<Bit>,
 
     // S2 -> S3.
-    p2_tag: DFF<Bits<22>>,
+    p2_tag: DFF<Bits<23>>,
     p2_now: DFF<Bits<32>>,
     p2_malf: DFF<Bit>,
     p2_ecn: DFF<Bit>,
@@ -260,7 +309,7 @@ pub struct NicCwndRtl<const R: usize> {
     p2_acked: DFF<Bits<32>>,
 
     // S3 -> S4.
-    p3_tag: DFF<Bits<22>>,
+    p3_tag: DFF<Bits<23>>,
     p3_o: DFF<Bits<64>>,
     p3_now: DFF<Bits<32>>,
     p3_malf: DFF<Bit>,
@@ -277,19 +326,19 @@ pub struct NicCwndRtl<const R: usize> {
     p3_top_c: DFF<Bits<32>>,
     p3_top_a: DFF<Bits<32>>,
 
-    /// S4 to S14: the tags {hit 2 (21), hit 1 (20), open (19), bad (18), hit 3 (17), ok (16),
-    /// conn (15:0)} and {base, avg} ride along beside the amounts.
-    p4_tag: DFF<Bits<22>>,
-    p5_tag: DFF<Bits<22>>,
-    p6_tag: DFF<Bits<22>>,
-    p7_tag: DFF<Bits<22>>,
-    p8_tag: DFF<Bits<22>>,
-    p9_tag: DFF<Bits<22>>,
-    p10_tag: DFF<Bits<22>>,
-    p11_tag: DFF<Bits<22>>,
-    p12_tag: DFF<Bits<22>>,
-    p13_tag: DFF<Bits<22>>,
-    p14_tag: DFF<Bits<22>>,
+    /// S4 to S14: the tags {hit 4 (22), hit 2 (21), hit 1 (20), open (19), bad (18), hit 3
+    /// (17), ok (16), conn (15:0)} and {base, avg} ride along beside the amounts.
+    p4_tag: DFF<Bits<23>>,
+    p5_tag: DFF<Bits<23>>,
+    p6_tag: DFF<Bits<23>>,
+    p7_tag: DFF<Bits<23>>,
+    p8_tag: DFF<Bits<23>>,
+    p9_tag: DFF<Bits<23>>,
+    p10_tag: DFF<Bits<23>>,
+    p11_tag: DFF<Bits<23>>,
+    p12_tag: DFF<Bits<23>>,
+    p13_tag: DFF<Bits<23>>,
+    p14_tag: DFF<Bits<23>>,
     p4_o: DFF<Bits<64>>,
     p5_o: DFF<Bits<64>>,
     p6_o: DFF<Bits<64>>,
@@ -321,12 +370,20 @@ pub struct NicCwndRtl<const R: usize> {
 
     // I.
     i_ok: Signal<Local, Bit>,
-    i_hit: Signal<Local, Bits<16>>,
-    i_opens: Signal<Local, Bits<16>>,
+    i_hit: Signal<Local, Bits<17>>,
+    i_opens: Signal<Local, Bits<17>>,
     // F.
     g1_f: Signal<Local, Bits<64>>,
     g2a_f: Signal<Local, Bits<64>>,
     g4_f: Signal<Local, Bits<32>>,
+    lt_w_f: Signal<Local, Bits<1>>,
+    lt_x_f: Signal<Local, Bits<1>>,
+    lt_rtt_f: Signal<Local, Bits<1>>,
+    lt_fresh_f: Signal<Local, Bits<1>>,
+    age_clr_w_f: Signal<Local, Bits<32>>,
+    age_clr_p_f: Signal<Local, Bits<32>>,
+    age_fair_w_f: Signal<Local, Bits<32>>,
+    age_fair_p_f: Signal<Local, Bits<32>>,
     // S1.
     hit1_1: Signal<Local, Bit>,
     /// The base RTT and base + tq of the write 1 ahead (`_w`) and of the merged record (`_x`),
@@ -336,6 +393,18 @@ pub struct NicCwndRtl<const R: usize> {
     base_tq_w: Signal<Local, Bits<32>>,
     base_tq_x: Signal<Local, Bits<32>>,
     clr_w: Signal<Local, Bits<1>>,
+    clr_w_n: Signal<Local, Bits<1>>,
+    clr_x_n: Signal<Local, Bits<1>>,
+    clr_w_c: Signal<Local, Bits<1>>,
+    clr_x_c: Signal<Local, Bits<1>>,
+    clr_rtt_n: Signal<Local, Bits<1>>,
+    clr_rtt_c: Signal<Local, Bits<1>>,
+    fair_w_n: Signal<Local, Bits<1>>,
+    fair_x_n: Signal<Local, Bits<1>>,
+    fair_w_c: Signal<Local, Bits<1>>,
+    fair_x_c: Signal<Local, Bits<1>>,
+    fair_rtt_n: Signal<Local, Bits<1>>,
+    fair_rtt_c: Signal<Local, Bits<1>>,
     clr_x: Signal<Local, Bits<1>>,
     clr_prev_w: Signal<Local, Bits<1>>,
     clr_prev_x: Signal<Local, Bits<1>>,
@@ -343,7 +412,7 @@ pub struct NicCwndRtl<const R: usize> {
     fair_x: Signal<Local, Bits<1>>,
     fair_prev_w: Signal<Local, Bits<1>>,
     fair_prev_x: Signal<Local, Bits<1>>,
-    below_w: Signal<Local, Bits<1>>,
+    below_w: Signal<Local, Bit>,
     below_x: Signal<Local, Bits<1>>,
     delay_w: Signal<Local, Bits<32>>,
     delay_x: Signal<Local, Bits<32>>,
@@ -362,13 +431,11 @@ pub struct NicCwndRtl<const R: usize> {
     delay: Signal<Local, Bits<32>>,
     rtt_below: Signal<Local, Bit>,
     bt_rtt: Signal<Local, Bits<32>>,
-    d_clear: Signal<Local, Bits<32>>,
     d_prev: Signal<Local, Bits<32>>,
     clr_base: Signal<Local, Bits<1>>,
     clr_prev_base: Signal<Local, Bits<1>>,
     clr_rtt: Signal<Local, Bits<1>>,
     clr_prev_rtt: Signal<Local, Bits<1>>,
-    d_fair: Signal<Local, Bits<32>>,
     fair_base: Signal<Local, Bits<1>>,
     fair_prev_base: Signal<Local, Bits<1>>,
     fair_rtt: Signal<Local, Bits<1>>,
@@ -401,7 +468,7 @@ pub struct NicCwndRtl<const R: usize> {
     rx_new: Signal<Local, Bits<32>>,
     ach_new: Signal<Local, Bits<32>>,
     lagw: Signal<Local, Bits<32>>,
-    tag2: Signal<Local, Bits<22>>,
+    tag2: Signal<Local, Bits<23>>,
     // S3.
     avg3: Signal<Local, Bits<32>>,
     can_dec3: Signal<Local, Bit>,
@@ -435,8 +502,8 @@ impl<const R: usize> NicCwndRtl<R> {
         let c8 = |v: u32| Constant::new(bits::<8>(v as u64));
         let c32 = |v: u64| Constant::new(bits::<32>(v));
         let hit_mask = match no_forward {
-            Some(d) => 0xFFFF & !(1u64 << (d - 1)),
-            None => 0xFFFF,
+            Some(d) => 0x1_FFFF & !(1u64 << (d - 1)),
+            None => 0x1_FFFF,
         };
         let depth = connections as usize;
         let fresh_base_tq = RTT_MAX + k.tq_ns as u64;
@@ -462,8 +529,8 @@ impl<const R: usize> NicCwndRtl<R> {
             m_avg_delay_q: Default::default(),
             status_malformed_count: Default::default(),
             cfg_conns: Constant::new(bits::<17>(connections as u64)),
-            cfg_hit_mask: Constant::new(bits::<16>(hit_mask)),
-            cfg_near_mask: Constant::new(bits::<16>((1 << 13) - 1)),
+            cfg_hit_mask: Constant::new(bits::<17>(hit_mask)),
+            cfg_near_mask: Constant::new(bits::<17>((1 << 13) - 1)),
             cfg_fresh_g1: Constant::new(bits::<64>(fresh_base_tq << 32 | RTT_MAX)),
             cfg_fresh_cwnd: c32(k.max_cwnd_q as u64),
             c_rtt_max: c32(RTT_MAX),
@@ -486,13 +553,37 @@ impl<const R: usize> NicCwndRtl<R> {
             c_arm_hold: Constant::new(bits::<3>(BRANCH_HOLD)),
             c_arm_malformed: Constant::new(bits::<3>(BRANCH_MALFORMED)),
             c_arm_opened: Constant::new(bits::<3>(BRANCH_OPENED)),
-            ram_g1: ContextRam::new(depth),
-            ram_g2a: ContextRam::new(depth),
-            ram_g2b: ContextRam::new(depth),
-            ram_g4: ContextRam::new(depth),
-            ram_cwa: ContextRam::new(depth),
-            ram_cwb: ContextRam::new(depth),
+            ram_g1: ContextRam::new(depth).with_output_register_in_ebr(),
+            ram_g2a: ContextRam::new(depth).with_output_register_in_ebr(),
+            ram_g2b: ContextRam::new(depth).with_output_register_in_ebr(),
+            ram_g4: ContextRam::new(depth).with_output_register_in_ebr(),
+            ram_cwa: ContextRam::new(depth).with_output_register_in_ebr(),
+            ram_cwb: ContextRam::new(depth).with_output_register_in_ebr(),
             malformed_reg: Default::default(),
+            r_ok: Default::default(),
+            r_bad: Default::default(),
+            r_conn: Default::default(),
+            r_open: Default::default(),
+            r_malf: Default::default(),
+            r_now: Default::default(),
+            r_rtt: Default::default(),
+            r_ecn: Default::default(),
+            r_acked: Default::default(),
+            r_probe: Default::default(),
+            r_hit: Default::default(),
+            r_near: Default::default(),
+            f_g1_raw: Default::default(),
+            f_g2a_raw: Default::default(),
+            f_g4_raw: Default::default(),
+            x1_g2b_raw: Default::default(),
+            x1_cwb_raw: Default::default(),
+            w1_dd: Default::default(),
+            w2a_dd: Default::default(),
+            w2b_dd: Default::default(),
+            w4_dd: Default::default(),
+            w4_en_dd: Default::default(),
+            w15_dd: Default::default(),
+            p13_cw_raw: Default::default(),
             f_ok: Default::default(),
             f_bad: Default::default(),
             f_conn: Default::default(),
@@ -517,6 +608,16 @@ impl<const R: usize> NicCwndRtl<R> {
             x1_probe: Default::default(),
             x1_hit: Default::default(),
             x1_near: Default::default(),
+            x1_lt_cur: Default::default(),
+            x1_lt_rtt: Default::default(),
+            x1_lt_fresh: Default::default(),
+            x1_bt_rtt: Default::default(),
+            x1_age_clr_x: Default::default(),
+            x1_age_fair_x: Default::default(),
+            x1_age_now2: Default::default(),
+            x1_age_clr_c: Default::default(),
+            x1_age_fair_c: Default::default(),
+            x1_d_prev: Default::default(),
             x1_g1: Default::default(),
             x1_g2a: Default::default(),
             x1_g4: Default::default(),
@@ -546,6 +647,7 @@ impl<const R: usize> NicCwndRtl<R> {
             p1_hit: Default::default(),
             p1_near: Default::default(),
             p1_malf: Default::default(),
+            p1_took: Default::default(),
             p1_now: Default::default(),
             p1_acked: Default::default(),
             p1_ecn: Default::default(),
@@ -652,6 +754,18 @@ impl<const R: usize> NicCwndRtl<R> {
             base_tq_w: Default::default(),
             base_tq_x: Default::default(),
             clr_w: Default::default(),
+            clr_w_n: Default::default(),
+            clr_x_n: Default::default(),
+            clr_w_c: Default::default(),
+            clr_x_c: Default::default(),
+            clr_rtt_n: Default::default(),
+            clr_rtt_c: Default::default(),
+            fair_w_n: Default::default(),
+            fair_x_n: Default::default(),
+            fair_w_c: Default::default(),
+            fair_x_c: Default::default(),
+            fair_rtt_n: Default::default(),
+            fair_rtt_c: Default::default(),
             clr_x: Default::default(),
             clr_prev_w: Default::default(),
             clr_prev_x: Default::default(),
@@ -660,6 +774,14 @@ impl<const R: usize> NicCwndRtl<R> {
             fair_prev_w: Default::default(),
             fair_prev_x: Default::default(),
             below_w: Default::default(),
+            lt_w_f: Default::default(),
+            lt_x_f: Default::default(),
+            lt_rtt_f: Default::default(),
+            lt_fresh_f: Default::default(),
+            age_clr_w_f: Default::default(),
+            age_clr_p_f: Default::default(),
+            age_fair_w_f: Default::default(),
+            age_fair_p_f: Default::default(),
             below_x: Default::default(),
             delay_w: Default::default(),
             delay_x: Default::default(),
@@ -678,13 +800,11 @@ impl<const R: usize> NicCwndRtl<R> {
             delay: Default::default(),
             rtt_below: Default::default(),
             bt_rtt: Default::default(),
-            d_clear: Default::default(),
             d_prev: Default::default(),
             clr_base: Default::default(),
             clr_prev_base: Default::default(),
             clr_rtt: Default::default(),
             clr_prev_rtt: Default::default(),
-            d_fair: Default::default(),
             fair_base: Default::default(),
             fair_prev_base: Default::default(),
             fair_rtt: Default::default(),
@@ -749,6 +869,30 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
             self,
             clock,
             malformed_reg,
+            r_ok,
+            r_bad,
+            r_conn,
+            r_open,
+            r_malf,
+            r_now,
+            r_rtt,
+            r_ecn,
+            r_acked,
+            r_probe,
+            r_hit,
+            r_near,
+            f_g1_raw,
+            f_g2a_raw,
+            f_g4_raw,
+            x1_g2b_raw,
+            x1_cwb_raw,
+            w1_dd,
+            w2a_dd,
+            w2b_dd,
+            w4_dd,
+            w4_en_dd,
+            w15_dd,
+            p13_cw_raw,
             f_ok,
             f_bad,
             f_conn,
@@ -776,6 +920,16 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
             x1_g1,
             x1_g2a,
             x1_g4,
+            x1_lt_cur,
+            x1_lt_rtt,
+            x1_lt_fresh,
+            x1_bt_rtt,
+            x1_age_clr_x,
+            x1_age_fair_x,
+            x1_age_now2,
+            x1_age_clr_c,
+            x1_age_fair_c,
+            x1_d_prev,
             w1,
             w1_en,
             w2a,
@@ -802,6 +956,7 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
             p1_hit,
             p1_near,
             p1_malf,
+            p1_took,
             p1_now,
             p1_acked,
             p1_ecn,
@@ -914,143 +1069,144 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         self.ram_g1.read_address.next = self.s_conn.val();
         self.ram_g2a.read_address.next = self.s_conn.val();
         self.ram_g4.read_address.next = self.s_conn.val();
-        // Bit d - 1: the event d ahead (at F, S1, S2, then the tags of S3 to S15).
+        // Bit d - 1: the event d ahead (at R, F, S1, S2, then the tags of S3 to S15).
         self.i_hit.next = 0.into();
         self.i_hit.next = self.i_hit.val().replace_bit(
             0,
-            self.f_ok.q.val() & (self.f_conn.q.val() == self.s_conn.val()),
+            self.r_ok.q.val() & (self.r_conn.q.val() == self.s_conn.val()),
         );
         self.i_hit.next = self.i_hit.val().replace_bit(
             1,
-            self.x1_ok.q.val() & (self.x1_conn.q.val() == self.s_conn.val()),
+            self.f_ok.q.val() & (self.f_conn.q.val() == self.s_conn.val()),
         );
         self.i_hit.next = self.i_hit.val().replace_bit(
             2,
-            self.p1_ok.q.val() & (self.p1_conn.q.val() == self.s_conn.val()),
+            self.x1_ok.q.val() & (self.x1_conn.q.val() == self.s_conn.val()),
         );
         self.i_hit.next = self.i_hit.val().replace_bit(
             3,
+            self.p1_ok.q.val() & (self.p1_conn.q.val() == self.s_conn.val()),
+        );
+        self.i_hit.next = self.i_hit.val().replace_bit(
+            4,
             self.p2_tag.q.val().get_bit(16)
                 & (self.p2_tag.q.val().get_bits::<16>(0) == self.s_conn.val()),
         );
         self.i_hit.next = self.i_hit.val().replace_bit(
-            4,
+            5,
             self.p3_tag.q.val().get_bit(16)
                 & (self.p3_tag.q.val().get_bits::<16>(0) == self.s_conn.val()),
         );
         self.i_hit.next = self.i_hit.val().replace_bit(
-            5,
+            6,
             self.p4_tag.q.val().get_bit(16)
                 & (self.p4_tag.q.val().get_bits::<16>(0) == self.s_conn.val()),
         );
         self.i_hit.next = self.i_hit.val().replace_bit(
-            6,
+            7,
             self.p5_tag.q.val().get_bit(16)
                 & (self.p5_tag.q.val().get_bits::<16>(0) == self.s_conn.val()),
         );
         self.i_hit.next = self.i_hit.val().replace_bit(
-            7,
+            8,
             self.p6_tag.q.val().get_bit(16)
                 & (self.p6_tag.q.val().get_bits::<16>(0) == self.s_conn.val()),
         );
         self.i_hit.next = self.i_hit.val().replace_bit(
-            8,
+            9,
             self.p7_tag.q.val().get_bit(16)
                 & (self.p7_tag.q.val().get_bits::<16>(0) == self.s_conn.val()),
         );
         self.i_hit.next = self.i_hit.val().replace_bit(
-            9,
+            10,
             self.p8_tag.q.val().get_bit(16)
                 & (self.p8_tag.q.val().get_bits::<16>(0) == self.s_conn.val()),
         );
         self.i_hit.next = self.i_hit.val().replace_bit(
-            10,
+            11,
             self.p9_tag.q.val().get_bit(16)
                 & (self.p9_tag.q.val().get_bits::<16>(0) == self.s_conn.val()),
         );
         self.i_hit.next = self.i_hit.val().replace_bit(
-            11,
+            12,
             self.p10_tag.q.val().get_bit(16)
                 & (self.p10_tag.q.val().get_bits::<16>(0) == self.s_conn.val()),
         );
         self.i_hit.next = self.i_hit.val().replace_bit(
-            12,
+            13,
             self.p11_tag.q.val().get_bit(16)
                 & (self.p11_tag.q.val().get_bits::<16>(0) == self.s_conn.val()),
         );
         self.i_hit.next = self.i_hit.val().replace_bit(
-            13,
+            14,
             self.p12_tag.q.val().get_bit(16)
                 & (self.p12_tag.q.val().get_bits::<16>(0) == self.s_conn.val()),
         );
         self.i_hit.next = self.i_hit.val().replace_bit(
-            14,
+            15,
             self.p13_tag.q.val().get_bit(16)
                 & (self.p13_tag.q.val().get_bits::<16>(0) == self.s_conn.val()),
         );
         self.i_hit.next = self.i_hit.val().replace_bit(
-            15,
+            16,
             self.p14_tag.q.val().get_bit(16)
                 & (self.p14_tag.q.val().get_bits::<16>(0) == self.s_conn.val()),
         );
         self.i_opens.next = 0.into();
-        self.i_opens.next = self.i_opens.val().replace_bit(0, self.f_open.q.val());
-        self.i_opens.next = self.i_opens.val().replace_bit(1, self.x1_open.q.val());
-        self.i_opens.next = self.i_opens.val().replace_bit(2, self.p1_open.q.val());
+        self.i_opens.next = self.i_opens.val().replace_bit(0, self.r_open.q.val());
+        self.i_opens.next = self.i_opens.val().replace_bit(1, self.f_open.q.val());
+        self.i_opens.next = self.i_opens.val().replace_bit(2, self.x1_open.q.val());
+        self.i_opens.next = self.i_opens.val().replace_bit(3, self.p1_open.q.val());
         self.i_opens.next = self
             .i_opens
             .val()
-            .replace_bit(3, self.p2_tag.q.val().get_bit(19));
+            .replace_bit(4, self.p2_tag.q.val().get_bit(19));
         self.i_opens.next = self
             .i_opens
             .val()
-            .replace_bit(4, self.p3_tag.q.val().get_bit(19));
+            .replace_bit(5, self.p3_tag.q.val().get_bit(19));
         self.i_opens.next = self
             .i_opens
             .val()
-            .replace_bit(5, self.p4_tag.q.val().get_bit(19));
+            .replace_bit(6, self.p4_tag.q.val().get_bit(19));
         self.i_opens.next = self
             .i_opens
             .val()
-            .replace_bit(6, self.p5_tag.q.val().get_bit(19));
+            .replace_bit(7, self.p5_tag.q.val().get_bit(19));
         self.i_opens.next = self
             .i_opens
             .val()
-            .replace_bit(7, self.p6_tag.q.val().get_bit(19));
+            .replace_bit(8, self.p6_tag.q.val().get_bit(19));
         self.i_opens.next = self
             .i_opens
             .val()
-            .replace_bit(8, self.p7_tag.q.val().get_bit(19));
+            .replace_bit(9, self.p7_tag.q.val().get_bit(19));
         self.i_opens.next = self
             .i_opens
             .val()
-            .replace_bit(9, self.p8_tag.q.val().get_bit(19));
+            .replace_bit(10, self.p8_tag.q.val().get_bit(19));
         self.i_opens.next = self
             .i_opens
             .val()
-            .replace_bit(10, self.p9_tag.q.val().get_bit(19));
+            .replace_bit(11, self.p9_tag.q.val().get_bit(19));
         self.i_opens.next = self
             .i_opens
             .val()
-            .replace_bit(11, self.p10_tag.q.val().get_bit(19));
-        self.i_opens.next = self
-            .i_opens
-            .val()
-            .replace_bit(12, self.p11_tag.q.val().get_bit(19));
-        self.f_ok.d.next = self.i_ok.val();
-        self.f_bad.d.next = self.s_valid.val() & !self.i_ok.val();
-        self.f_conn.d.next = self.s_conn.val();
-        self.f_open.d.next = self.s_open.val() & self.i_ok.val();
-        self.f_malf.d.next = !self.s_open.val()
+            .replace_bit(12, self.p10_tag.q.val().get_bit(19));
+        self.r_ok.d.next = self.i_ok.val();
+        self.r_bad.d.next = self.s_valid.val() & !self.i_ok.val();
+        self.r_conn.d.next = self.s_conn.val();
+        self.r_open.d.next = self.s_open.val() & self.i_ok.val();
+        self.r_malf.d.next = !self.s_open.val()
             & ((self.s_rtt.val() > self.c_rtt_max.val())
                 | (self.s_acked_bytes.val() > self.c_rtt_max.val()));
-        self.f_now.d.next = self.s_now.val();
-        self.f_rtt.d.next = self.s_rtt.val();
-        self.f_ecn.d.next = self.s_ecn.val();
-        self.f_acked.d.next = self.s_acked_bytes.val();
-        self.f_probe.d.next = self.s_is_probe_ack.val();
-        self.f_hit.d.next = self.i_hit.val() & self.cfg_hit_mask.val();
-        self.f_near.d.next = (self.i_hit.val()
+        self.r_now.d.next = self.s_now.val();
+        self.r_rtt.d.next = self.s_rtt.val();
+        self.r_ecn.d.next = self.s_ecn.val();
+        self.r_acked.d.next = self.s_acked_bytes.val();
+        self.r_probe.d.next = self.s_is_probe_ack.val();
+        self.r_hit.d.next = self.i_hit.val() & self.cfg_hit_mask.val();
+        self.r_near.d.next = (self.i_hit.val()
             & self.cfg_hit_mask.val()
             & self.i_opens.val()
             & self.cfg_near_mask.val())
@@ -1063,31 +1219,109 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
             self.malformed_reg.d.next = self.malformed_reg.q.val() + self.c_one32.val();
         }
 
-        // ---- F: G1, G2a and G4 as the RAMs and the writes 2-3, 3-4 and 5-6 ahead left them
-        // (newest first); the RAMs read for S2 (G2b, the window's copy B).
-        self.g1_f.next = self.ram_g1.read_data.val() ^ self.cfg_fresh_g1.val();
+        // ---- R: the RAMs' data comes out (registered in the EBRs); G2b and the window's
+        // copy B are read for S1.
+        self.f_ok.d.next = self.r_ok.q.val();
+        self.f_bad.d.next = self.r_bad.q.val();
+        self.f_conn.d.next = self.r_conn.q.val();
+        self.f_open.d.next = self.r_open.q.val();
+        self.f_malf.d.next = self.r_malf.q.val();
+        self.f_now.d.next = self.r_now.q.val();
+        self.f_rtt.d.next = self.r_rtt.q.val();
+        self.f_ecn.d.next = self.r_ecn.q.val();
+        self.f_acked.d.next = self.r_acked.q.val();
+        self.f_probe.d.next = self.r_probe.q.val();
+        self.f_hit.d.next = self.r_hit.q.val();
+        self.f_near.d.next = self.r_near.q.val();
+        self.f_g1_raw.d.next = self.ram_g1.read_data.val();
+        self.f_g2a_raw.d.next = self.ram_g2a.read_data.val();
+        self.f_g4_raw.d.next = self.ram_g4.read_data.val();
+        self.ram_g2b.read_address.next = self.r_conn.q.val();
+        self.ram_cwb.read_address.next = self.r_conn.q.val();
+
+        // ---- F: G1, G2a and G4 as the RAMs and the writes 2-4, 3-5 and 5-7 ahead left them
+        // (newest first); G2b's and the window's copy B's data registered (in the EBRs).
+        self.g1_f.next = self.f_g1_raw.q.val() ^ self.cfg_fresh_g1.val();
+        if self.f_hit.q.val().get_bit(3) {
+            self.g1_f.next = self.w1_dd.q.val();
+        }
         if self.f_hit.q.val().get_bit(2) {
             self.g1_f.next = self.w1_d.q.val();
         }
         if self.f_hit.q.val().get_bit(1) {
             self.g1_f.next = self.w1.q.val();
         }
-        self.g2a_f.next = self.ram_g2a.read_data.val();
+        self.g2a_f.next = self.f_g2a_raw.q.val();
+        if self.f_hit.q.val().get_bit(4) {
+            self.g2a_f.next = self.w2a_dd.q.val();
+        }
         if self.f_hit.q.val().get_bit(3) {
             self.g2a_f.next = self.w2a_d.q.val();
         }
         if self.f_hit.q.val().get_bit(2) {
             self.g2a_f.next = self.w2a.q.val();
         }
-        self.g4_f.next = self.ram_g4.read_data.val();
+        self.g4_f.next = self.f_g4_raw.q.val();
+        if self.f_hit.q.val().get_bit(6) & self.w4_en_dd.q.val() {
+            self.g4_f.next = self.w4_dd.q.val();
+        }
         if self.f_hit.q.val().get_bit(5) & self.w4_en_d.q.val() {
             self.g4_f.next = self.w4_d.q.val();
         }
         if self.f_hit.q.val().get_bit(4) & self.w4_en.q.val() {
             self.g4_f.next = self.w4.q.val();
         }
-        self.ram_g2b.read_address.next = self.f_conn.q.val();
-        self.ram_cwb.read_address.next = self.f_conn.q.val();
+        self.x1_g2b_raw.d.next = self.ram_g2b.read_data.val();
+        self.x1_cwb_raw.d.next = self.ram_cwb.read_data.val();
+        // S1's base RTT after the event 1 ahead is the base that event found (the write 1
+        // ahead of it, or its merged record), its RTT, or fresh (an open). Each is a register
+        // here, so the compares are made now and S1 only picks one.
+        self.lt_w_f.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.f_rtt.q.val())
+                - bit_cast::<33, 32>(self.w1.q.val().get_bits::<32>(0)))
+                >> 32,
+        );
+        self.lt_x_f.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.f_rtt.q.val())
+                - bit_cast::<33, 32>(self.x1_g1.q.val().get_bits::<32>(0)))
+                >> 32,
+        );
+        self.lt_rtt_f.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.f_rtt.q.val()) - bit_cast::<33, 32>(self.x1_rtt.q.val()))
+                >> 32,
+        );
+        self.lt_fresh_f.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.f_rtt.q.val()) - bit_cast::<33, 32>(self.c_rtt_max.val()))
+                >> 32,
+        );
+        self.x1_lt_cur.d.next = self.lt_x_f.val().any();
+        if self.x1_hit.q.val().get_bit(0) {
+            self.x1_lt_cur.d.next = self.lt_w_f.val().any();
+        }
+        self.x1_lt_rtt.d.next = self.lt_rtt_f.val().any();
+        self.x1_lt_fresh.d.next = self.lt_fresh_f.val().any();
+        self.x1_bt_rtt.d.next = self.f_rtt.q.val() + self.c_tq.val();
+        // S1's timer ages. The write 2 ahead is made by the event now at S2: its `now`
+        // (`p1_now`, 0 for an open), or the record it found there (the write 1 ahead of it,
+        // or its merged record), whichever its own S2 keeps.
+        self.x1_age_clr_x.d.next = self.f_now.q.val() - self.g2a_f.val().get_bits::<32>(0);
+        self.x1_age_fair_x.d.next = self.f_now.q.val() - self.g2a_f.val().get_bits::<32>(32);
+        self.x1_age_now2.d.next = self.f_now.q.val() - self.p1_now.q.val();
+        self.age_clr_w_f.next = self.f_now.q.val() - self.w2a.q.val().get_bits::<32>(0);
+        self.age_clr_p_f.next = self.f_now.q.val() - self.p1_g2a.q.val().get_bits::<32>(0);
+        self.age_fair_w_f.next = self.f_now.q.val() - self.w2a.q.val().get_bits::<32>(32);
+        self.age_fair_p_f.next = self.f_now.q.val() - self.p1_g2a.q.val().get_bits::<32>(32);
+        self.x1_age_clr_c.d.next = self.age_clr_p_f.val();
+        self.x1_age_fair_c.d.next = self.age_fair_p_f.val();
+        if self.p1_hit.q.val().get_bit(0) {
+            self.x1_age_clr_c.d.next = self.age_clr_w_f.val();
+            self.x1_age_fair_c.d.next = self.age_fair_w_f.val();
+        }
+        // Less the `now` of the event 1 ahead (0 for an open, as its S1 passes it on).
+        self.x1_d_prev.d.next = self.f_now.q.val() - self.x1_now.q.val();
+        if self.x1_open.q.val() {
+            self.x1_d_prev.d.next = self.f_now.q.val();
+        }
         self.x1_ok.d.next = self.f_ok.q.val();
         self.x1_bad.d.next = self.f_bad.q.val();
         self.x1_conn.d.next = self.f_conn.q.val();
@@ -1128,31 +1362,61 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         if self.x1_hit.q.val().get_bit(3) & self.w4_en.q.val() {
             self.g4_1.next = self.w4.q.val();
         }
-        self.g2b_1.next = self.ram_g2b.read_data.val();
+        self.g2b_1.next = self.x1_g2b_raw.q.val();
+        if self.x1_hit.q.val().get_bit(3) {
+            self.g2b_1.next = self.w2b_dd.q.val();
+        }
         if self.x1_hit.q.val().get_bit(2) {
             self.g2b_1.next = self.w2b_d.q.val();
         }
         if self.x1_hit.q.val().get_bit(1) {
             self.g2b_1.next = self.w2b.q.val();
         }
-        self.w_1.next = self.ram_cwb.read_data.val() ^ self.cfg_fresh_cwnd.val();
+        self.w_1.next = self.x1_cwb_raw.q.val() ^ self.cfg_fresh_cwnd.val();
+        if self.x1_hit.q.val().get_bit(16) {
+            self.w_1.next = self.w15_dd.q.val();
+        }
         if self.x1_hit.q.val().get_bit(15) {
             self.w_1.next = self.w15_d.q.val();
         }
         if self.x1_hit.q.val().get_bit(14) {
             self.w_1.next = self.w15.q.val();
         }
-        self.bt_rtt.next = self.x1_rtt.q.val() + self.c_tq.val();
-        self.d_clear.next = self.x1_now.q.val() - self.g2a_1.val().get_bits::<32>(0);
-        self.d_prev.next = self.x1_now.q.val() - self.p1_now.q.val();
-        self.d_fair.next = self.x1_now.q.val() - self.g2a_1.val().get_bits::<32>(32);
+        self.bt_rtt.next = self.x1_bt_rtt.q.val();
+        // The timers' ages were made at F, where each record they can be taken from is a
+        // register: the merged record's (`_x`), and for the write 2 ahead (`_g`) the `now` of
+        // that event (`_n`, had it cleared or taken the fairness turn) or the record it found
+        // (`_c`). Each is compared here with each base candidate, and chosen after.
+        self.d_prev.next = self.x1_d_prev.q.val();
         // `d > b` as the borrow of `b - d` (33 bits).
         self.clr_w.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.base_tq_w.val()) - bit_cast::<33, 32>(self.d_clear.val()))
+            (bit_cast::<33, 32>(self.base_tq_w.val())
+                - bit_cast::<33, 32>(self.x1_age_clr_x.q.val()))
                 >> 32,
         );
         self.clr_x.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.base_tq_x.val()) - bit_cast::<33, 32>(self.d_clear.val()))
+            (bit_cast::<33, 32>(self.base_tq_x.val())
+                - bit_cast::<33, 32>(self.x1_age_clr_x.q.val()))
+                >> 32,
+        );
+        self.clr_w_n.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.base_tq_w.val())
+                - bit_cast::<33, 32>(self.x1_age_now2.q.val()))
+                >> 32,
+        );
+        self.clr_x_n.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.base_tq_x.val())
+                - bit_cast::<33, 32>(self.x1_age_now2.q.val()))
+                >> 32,
+        );
+        self.clr_w_c.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.base_tq_w.val())
+                - bit_cast::<33, 32>(self.x1_age_clr_c.q.val()))
+                >> 32,
+        );
+        self.clr_x_c.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.base_tq_x.val())
+                - bit_cast::<33, 32>(self.x1_age_clr_c.q.val()))
                 >> 32,
         );
         self.clr_prev_w.next = bit_cast::<1, 33>(
@@ -1164,16 +1428,51 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
                 >> 32,
         );
         self.clr_rtt.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.bt_rtt.val()) - bit_cast::<33, 32>(self.d_clear.val())) >> 32,
+            (bit_cast::<33, 32>(self.x1_bt_rtt.q.val())
+                - bit_cast::<33, 32>(self.x1_age_clr_x.q.val()))
+                >> 32,
+        );
+        self.clr_rtt_n.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.x1_bt_rtt.q.val())
+                - bit_cast::<33, 32>(self.x1_age_now2.q.val()))
+                >> 32,
+        );
+        self.clr_rtt_c.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.x1_bt_rtt.q.val())
+                - bit_cast::<33, 32>(self.x1_age_clr_c.q.val()))
+                >> 32,
         );
         self.clr_prev_rtt.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.bt_rtt.val()) - bit_cast::<33, 32>(self.d_prev.val())) >> 32,
+            (bit_cast::<33, 32>(self.x1_bt_rtt.q.val()) - bit_cast::<33, 32>(self.d_prev.val()))
+                >> 32,
         );
         self.fair_w.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.base_w.val()) - bit_cast::<33, 32>(self.d_fair.val())) >> 32,
+            (bit_cast::<33, 32>(self.base_w.val())
+                - bit_cast::<33, 32>(self.x1_age_fair_x.q.val()))
+                >> 32,
         );
         self.fair_x.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.base_x.val()) - bit_cast::<33, 32>(self.d_fair.val())) >> 32,
+            (bit_cast::<33, 32>(self.base_x.val())
+                - bit_cast::<33, 32>(self.x1_age_fair_x.q.val()))
+                >> 32,
+        );
+        self.fair_w_n.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.base_w.val()) - bit_cast::<33, 32>(self.x1_age_now2.q.val()))
+                >> 32,
+        );
+        self.fair_x_n.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.base_x.val()) - bit_cast::<33, 32>(self.x1_age_now2.q.val()))
+                >> 32,
+        );
+        self.fair_w_c.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.base_w.val())
+                - bit_cast::<33, 32>(self.x1_age_fair_c.q.val()))
+                >> 32,
+        );
+        self.fair_x_c.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.base_x.val())
+                - bit_cast::<33, 32>(self.x1_age_fair_c.q.val()))
+                >> 32,
         );
         self.fair_prev_w.next = bit_cast::<1, 33>(
             (bit_cast::<33, 32>(self.base_w.val()) - bit_cast::<33, 32>(self.d_prev.val())) >> 32,
@@ -1182,14 +1481,31 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
             (bit_cast::<33, 32>(self.base_x.val()) - bit_cast::<33, 32>(self.d_prev.val())) >> 32,
         );
         self.fair_rtt.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.x1_rtt.q.val()) - bit_cast::<33, 32>(self.d_fair.val())) >> 32,
+            (bit_cast::<33, 32>(self.x1_rtt.q.val())
+                - bit_cast::<33, 32>(self.x1_age_fair_x.q.val()))
+                >> 32,
+        );
+        self.fair_rtt_n.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.x1_rtt.q.val())
+                - bit_cast::<33, 32>(self.x1_age_now2.q.val()))
+                >> 32,
+        );
+        self.fair_rtt_c.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.x1_rtt.q.val())
+                - bit_cast::<33, 32>(self.x1_age_fair_c.q.val()))
+                >> 32,
         );
         self.fair_prev_rtt.next = bit_cast::<1, 33>(
             (bit_cast::<33, 32>(self.x1_rtt.q.val()) - bit_cast::<33, 32>(self.d_prev.val())) >> 32,
         );
-        self.below_w.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.x1_rtt.q.val()) - bit_cast::<33, 32>(self.base_w.val())) >> 32,
-        );
+        // Below the write 1 ahead: which of its three values it holds is known (registers).
+        self.below_w.next = self.x1_lt_cur.q.val();
+        if self.p1_took.q.val() {
+            self.below_w.next = self.x1_lt_rtt.q.val();
+        }
+        if self.p1_open.q.val() {
+            self.below_w.next = self.x1_lt_fresh.q.val();
+        }
         self.below_x.next = bit_cast::<1, 33>(
             (bit_cast::<33, 32>(self.x1_rtt.q.val()) - bit_cast::<33, 32>(self.base_x.val())) >> 32,
         );
@@ -1205,13 +1521,39 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         self.fair_prev_base.next = self.fair_prev_x.val();
         self.tqmd.next = self.tqmd_x.val();
         if self.hit1_1.val() {
-            self.rtt_below.next = self.below_w.val().any();
+            self.rtt_below.next = self.below_w.val();
             self.delay.next = self.delay_w.val();
             self.clr_base.next = self.clr_w.val();
             self.clr_prev_base.next = self.clr_prev_w.val();
             self.fair_base.next = self.fair_w.val();
             self.fair_prev_base.next = self.fair_prev_w.val();
             self.tqmd.next = self.tqmd_w.val();
+        }
+        if self.x1_hit.q.val().get_bit(1) {
+            self.clr_base.next = self.clr_x_c.val();
+            self.clr_rtt.next = self.clr_rtt_c.val();
+            if self.hit1_1.val() {
+                self.clr_base.next = self.clr_w_c.val();
+            }
+            if self.s2_cleared_reg.q.val() {
+                self.clr_base.next = self.clr_x_n.val();
+                self.clr_rtt.next = self.clr_rtt_n.val();
+                if self.hit1_1.val() {
+                    self.clr_base.next = self.clr_w_n.val();
+                }
+            }
+            self.fair_base.next = self.fair_x_c.val();
+            self.fair_rtt.next = self.fair_rtt_c.val();
+            if self.hit1_1.val() {
+                self.fair_base.next = self.fair_w_c.val();
+            }
+            if self.s2_faired_reg.q.val() {
+                self.fair_base.next = self.fair_x_n.val();
+                self.fair_rtt.next = self.fair_rtt_n.val();
+                if self.hit1_1.val() {
+                    self.fair_base.next = self.fair_w_n.val();
+                }
+            }
         }
         self.base_new.next = self.base_cur.val();
         self.base_tq_new.next = self.base_tq_cur.val();
@@ -1232,6 +1574,7 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         self.w1_en.d.next = self.x1_ok.q.val();
         self.w1_conn.d.next = self.x1_conn.q.val();
         self.w1_d.d.next = self.w1.q.val();
+        self.w1_dd.d.next = self.w1_d.q.val();
         self.ram_g1.write_address.next = self.w1_conn.q.val();
         self.ram_g1.write_data.next = self.w1.q.val() ^ self.cfg_fresh_g1.val();
         self.ram_g1.write_enable.next = self.w1_en.q.val();
@@ -1242,6 +1585,7 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         self.p1_hit.d.next = self.x1_hit.q.val();
         self.p1_near.d.next = self.x1_near.q.val();
         self.p1_malf.d.next = self.x1_malf.q.val();
+        self.p1_took.d.next = self.rtt_below.val() & !self.x1_malf.q.val() & !self.x1_open.q.val();
         // An open's `now` is 0 to the events behind: the fresh unit's timestamps.
         self.p1_now.d.next = self.x1_now.q.val();
         if self.x1_open.q.val() {
@@ -1359,6 +1703,8 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         self.w2_conn.d.next = self.p1_conn.q.val();
         self.w2a_d.d.next = self.w2a.q.val();
         self.w2b_d.d.next = self.w2b.q.val();
+        self.w2a_dd.d.next = self.w2a_d.q.val();
+        self.w2b_dd.d.next = self.w2b_d.q.val();
         self.ram_g2a.write_address.next = self.w2_conn.q.val();
         self.ram_g2a.write_data.next = self.w2a.q.val();
         self.ram_g2a.write_enable.next = self.w2_en.q.val();
@@ -1379,7 +1725,7 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
             self.lagw.next = self.c_max_cwnd.val();
         }
         self.p2_tqmd.d.next = self.p1_tqmd.q.val();
-        self.tag2.next = bit_cast::<22, 16>(self.p1_conn.q.val());
+        self.tag2.next = bit_cast::<23, 16>(self.p1_conn.q.val());
         self.tag2.next = self.tag2.val().replace_bit(16, self.p1_ok.q.val());
         self.tag2.next = self
             .tag2
@@ -1395,6 +1741,10 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
             .tag2
             .val()
             .replace_bit(21, self.p1_hit.q.val().get_bit(1));
+        self.tag2.next = self
+            .tag2
+            .val()
+            .replace_bit(22, self.p1_hit.q.val().get_bit(3));
         self.p2_tag.d.next = self.tag2.val();
         self.p2_o.d.next = (bit_cast::<64, 32>(self.p1_base.q.val()) << 32)
             | bit_cast::<64, 32>(self.out_avg.val());
@@ -1444,6 +1794,8 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         self.w4_conn.d.next = self.p3_tag.q.val().get_bits::<16>(0);
         self.w4_d.d.next = self.w4.q.val();
         self.w4_en_d.d.next = self.w4_en.q.val();
+        self.w4_dd.d.next = self.w4_d.q.val();
+        self.w4_en_dd.d.next = self.w4_en_d.q.val();
         self.ram_g4.write_address.next = self.w4_conn.q.val();
         self.ram_g4.write_data.next = self.w4.q.val();
         self.ram_g4.write_enable.next = self.w4_en.q.val();
@@ -1519,10 +1871,14 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         self.p12_o.d.next = self.p11_o.q.val();
         self.p13_o.d.next = self.p12_o.q.val();
         self.p14_o.d.next = self.p13_o.q.val();
-        // The window's copy A, read at S13 for the loop; merged at S14 with the writes 2 and 3
-        // ahead.
-        self.ram_cwa.read_address.next = self.p12_tag.q.val().get_bits::<16>(0);
-        self.p14_cw.d.next = self.ram_cwa.read_data.val() ^ self.cfg_fresh_cwnd.val();
+        // The window's copy A, read at S12 for the loop (its data registered in the EBR at
+        // S13); merged at S14 with the writes 2, 3 and 4 ahead.
+        self.ram_cwa.read_address.next = self.p11_tag.q.val().get_bits::<16>(0);
+        self.p13_cw_raw.d.next = self.ram_cwa.read_data.val();
+        self.p14_cw.d.next = self.p13_cw_raw.q.val() ^ self.cfg_fresh_cwnd.val();
+        if self.p13_tag.q.val().get_bit(22) {
+            self.p14_cw.d.next = self.w15_dd.q.val();
+        }
         if self.p13_tag.q.val().get_bit(17) {
             self.p14_cw.d.next = self.w15_d.q.val();
         }
@@ -1580,6 +1936,7 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         self.w15_en.d.next = self.ok15.val();
         self.w15_conn.d.next = self.p14_tag.q.val().get_bits::<16>(0);
         self.w15_d.d.next = self.w15.q.val();
+        self.w15_dd.d.next = self.w15_d.q.val();
         self.ram_cwa.write_address.next = self.w15_conn.q.val();
         self.ram_cwa.write_data.next = self.w15.q.val() ^ self.cfg_fresh_cwnd.val();
         self.ram_cwa.write_enable.next = self.w15_en.q.val();

@@ -1,6 +1,6 @@
 //! Co-simulation of `nic_cwnd`, the NIC's congestion-window units: the cwnd unit's ACK
 //! stimulus (every arm, congestion episodes, malformed fields, clock jumps) spread over the
-//! connections: one hot connection with its events `d` cycles apart (1 to 17, other
+//! connections: one hot connection with its events `d` cycles apart (1 to 18, other
 //! connections' events or idle cycles between), a few connections at random, every connection
 //! in turn; opens among them, ids out of range, idle cycles.
 
@@ -37,8 +37,8 @@ pub struct Cycle {
     pub noise: u64,
 }
 
-/// An ACK `d` cycles after the last event on its connection (1..=16, then 17 or more).
-const AFTER_EVENT: [&str; 17] = [
+/// An ACK `d` cycles after the last event on its connection (1..=17, then 18 or more).
+const AFTER_EVENT: [&str; 18] = [
     "after_event_1",
     "after_event_2",
     "after_event_3",
@@ -55,11 +55,12 @@ const AFTER_EVENT: [&str; 17] = [
     "after_event_14",
     "after_event_15",
     "after_event_16",
-    "after_event_17_or_more",
+    "after_event_17",
+    "after_event_18_or_more",
 ];
 
-/// An ACK `d` cycles after an open of its connection, nothing between on it (1..=15).
-const AFTER_OPEN: [&str; 15] = [
+/// An ACK `d` cycles after an open of its connection, nothing between on it (1..=17).
+const AFTER_OPEN: [&str; 17] = [
     "after_open_1",
     "after_open_2",
     "after_open_3",
@@ -75,17 +76,21 @@ const AFTER_OPEN: [&str; 15] = [
     "after_open_13",
     "after_open_14",
     "after_open_15",
+    "after_open_16",
+    "after_open_17",
 ];
 
-/// An ACK `d` cycles after an ACK of its connection that decreased the window (1..=6: the
-/// decrease's time is read three stages before it is written, and its RAM a cycle later).
-const AFTER_DECREASE: [&str; 6] = [
+/// An ACK `d` cycles after an ACK of its connection that decreased the window (1..=7: the
+/// decrease's time is read five stages before it is written, its RAM is written a cycle later
+/// and its read is registered).
+const AFTER_DECREASE: [&str; 7] = [
     "after_decrease_1",
     "after_decrease_2",
     "after_decrease_3",
     "after_decrease_4",
     "after_decrease_5",
     "after_decrease_6",
+    "after_decrease_7",
 ];
 
 const OTHER_POINTS: [&str; 14] = [
@@ -123,6 +128,7 @@ pub const COVERAGE_POINTS: &[&str] = &[
     AFTER_EVENT[14],
     AFTER_EVENT[15],
     AFTER_EVENT[16],
+    AFTER_EVENT[17],
     AFTER_OPEN[0],
     AFTER_OPEN[1],
     AFTER_OPEN[2],
@@ -138,12 +144,15 @@ pub const COVERAGE_POINTS: &[&str] = &[
     AFTER_OPEN[12],
     AFTER_OPEN[13],
     AFTER_OPEN[14],
+    AFTER_OPEN[15],
+    AFTER_OPEN[16],
     AFTER_DECREASE[0],
     AFTER_DECREASE[1],
     AFTER_DECREASE[2],
     AFTER_DECREASE[3],
     AFTER_DECREASE[4],
     AFTER_DECREASE[5],
+    AFTER_DECREASE[6],
     OTHER_POINTS[0],
     OTHER_POINTS[1],
     OTHER_POINTS[2],
@@ -336,11 +345,11 @@ impl CosimBlock for Block {
         if !d.opened {
             if let Some(l) = *slot {
                 let dist = (self.cycle - l.cycle) as usize;
-                cov.hit(AFTER_EVENT[dist.min(17) - 1]);
-                if l.open && dist <= 15 {
+                cov.hit(AFTER_EVENT[dist.min(18) - 1]);
+                if l.open && dist <= 17 {
                     cov.hit(AFTER_OPEN[dist - 1]);
                 }
-                if l.decreased && dist <= 6 {
+                if l.decreased && dist <= 7 {
                     cov.hit(AFTER_DECREASE[dist - 1]);
                 }
             }
@@ -406,7 +415,7 @@ fn ack_of(a: &AckCycle) -> Ev {
 }
 
 /// Give each ACK a connection, in chunks of 20 to 220 ACKs, each chunk one pattern: one hot
-/// connection with `d - 1` cycles (1 to 17) of other connections' events or idle cycles after
+/// connection with `d - 1` cycles (0 to 17) of other connections' events or idle cycles after
 /// each of its ACKs; a few connections (2, 3, 8 or all) at random; every connection in turn.
 /// Opens (on the hot connection too, so that ACKs follow them at every distance) and ids out
 /// of range are sprinkled in.
@@ -420,7 +429,7 @@ pub fn spread(acks: &[AckCycle], seed: u64, conns: u32) -> Vec<Cycle> {
         let end = (i + chunk).min(acks.len());
         let mode = r.next_u64() % 4;
         let hot = (r.next_u64() % conns as u64) as u16;
-        let d = 1 + r.next_u64() % 17;
+        let d = 1 + r.next_u64() % 18;
         let k = [2u32, 3, 8, conns][(r.next_u64() % 4) as usize].min(conns);
         for a in &acks[i..end] {
             let noise = r.next_u64();

@@ -9,8 +9,8 @@ use proptest::test_runner::TestRunner;
 use testbench::configs::nic_cwnd_small_config;
 use testbench::designs::{
     NicCwndDefault, NicCwndNoForward1, NicCwndNoForward13, NicCwndNoForward14, NicCwndNoForward15,
-    NicCwndNoForward16, NicCwndNoForward2, NicCwndNoForward3, NicCwndNoForward4, NicCwndNoForward5,
-    NicCwndNoForward6, NicCwndSmall,
+    NicCwndNoForward16, NicCwndNoForward17, NicCwndNoForward2, NicCwndNoForward3,
+    NicCwndNoForward4, NicCwndNoForward5, NicCwndNoForward6, NicCwndNoForward7, NicCwndSmall,
 };
 use testbench::nic_cwnd::{stimulus, Block, Cycle};
 use testbench::{assert_fault_is_caught, cosim_proptest, cycles_budget, Dut};
@@ -44,7 +44,7 @@ fn nic_cwnd_small() {
 
 /// Each forwarding distance the design uses, turned off, fails the co-sim on one stimulus on
 /// which the intact design passes; distance 13 is the farthest open that makes the window in
-/// flight a fresh unit's (distances 7 to 13 serve only that override).
+/// flight a fresh unit's (distances 8 to 13 serve only that override).
 #[test]
 fn nic_cwnd_broken_variants_are_caught() {
     let cfg = nic_cwnd_small_config();
@@ -66,6 +66,6 @@ fn nic_cwnd_broken_variants_are_caught() {
     }
     caught!(1 => NicCwndNoForward1, 2 => NicCwndNoForward2, 3 => NicCwndNoForward3,
         4 => NicCwndNoForward4, 5 => NicCwndNoForward5, 6 => NicCwndNoForward6,
-        13 => NicCwndNoForward13, 14 => NicCwndNoForward14, 15 => NicCwndNoForward15,
-        16 => NicCwndNoForward16);
+        7 => NicCwndNoForward7, 13 => NicCwndNoForward13, 14 => NicCwndNoForward14,
+        15 => NicCwndNoForward15, 16 => NicCwndNoForward16, 17 => NicCwndNoForward17);
 }
