@@ -202,6 +202,16 @@ pub struct NicCwndRtl<const R: usize> {
     x1_lt_fresh: DFF<Bit>,
     /// The RTT + target_Qdelay (a base RTT + tq, should the RTT become the base).
     x1_bt_rtt: DFF<Bits<32>>,
+    /// The RTT below the merged record's base RTT.
+    x1_below_x: DFF<Bits<1>>,
+    /// S1's one-hot selects of the timers' compares: {the write 1 ahead's base, the merged
+    /// one} x {the merged record's age, the write 2 ahead's from its `now`, from the record it
+    /// found} (bits 0-5: w/x, x/x, w/n, x/n, w/c, x/c), and of the RTT's compares (bits 0-2:
+    /// x, n, c); for the clear timer (`sc`, `rc`) and the fairness timer (`sf`, `rf`).
+    x1_sc: DFF<Bits<6>>,
+    x1_sf: DFF<Bits<6>>,
+    x1_rc: DFF<Bits<3>>,
+    x1_rf: DFF<Bits<3>>,
     /// The timers' ages (`now` less the clear time, less the fairness time) from the merged
     /// record; from the `now` of the event 2 ahead; from the record that event found; `now`
     /// less the `now` of the event 1 ahead.
@@ -432,11 +442,13 @@ pub struct NicCwndRtl<const R: usize> {
     rtt_below: Signal<Local, Bit>,
     bt_rtt: Signal<Local, Bits<32>>,
     d_prev: Signal<Local, Bits<32>>,
-    clr_base: Signal<Local, Bits<1>>,
+    clr_sel: Signal<Local, Bit>,
+    clr_rtt_sel: Signal<Local, Bit>,
     clr_prev_base: Signal<Local, Bits<1>>,
     clr_rtt: Signal<Local, Bits<1>>,
     clr_prev_rtt: Signal<Local, Bits<1>>,
-    fair_base: Signal<Local, Bits<1>>,
+    fair_sel: Signal<Local, Bit>,
+    fair_rtt_sel: Signal<Local, Bit>,
     fair_prev_base: Signal<Local, Bits<1>>,
     fair_rtt: Signal<Local, Bits<1>>,
     fair_prev_rtt: Signal<Local, Bits<1>>,
@@ -468,6 +480,12 @@ pub struct NicCwndRtl<const R: usize> {
     rx_new: Signal<Local, Bits<32>>,
     ach_new: Signal<Local, Bits<32>>,
     lagw: Signal<Local, Bits<32>>,
+    s2_cleared: Signal<Local, Bit>,
+    s2_faired: Signal<Local, Bit>,
+    h1_f: Signal<Local, Bit>,
+    h2_f: Signal<Local, Bit>,
+    /// {the merged base (1), the write 1 ahead's (0)} as two one-hot bits.
+    hsel_x: Signal<Local, Bits<2>>,
     tag2: Signal<Local, Bits<23>>,
     // S3.
     avg3: Signal<Local, Bits<32>>,
@@ -612,6 +630,11 @@ impl<const R: usize> NicCwndRtl<R> {
             x1_lt_rtt: Default::default(),
             x1_lt_fresh: Default::default(),
             x1_bt_rtt: Default::default(),
+            x1_below_x: Default::default(),
+            x1_sc: Default::default(),
+            x1_sf: Default::default(),
+            x1_rc: Default::default(),
+            x1_rf: Default::default(),
             x1_age_clr_x: Default::default(),
             x1_age_fair_x: Default::default(),
             x1_age_now2: Default::default(),
@@ -801,11 +824,13 @@ impl<const R: usize> NicCwndRtl<R> {
             rtt_below: Default::default(),
             bt_rtt: Default::default(),
             d_prev: Default::default(),
-            clr_base: Default::default(),
+            clr_sel: Default::default(),
+            clr_rtt_sel: Default::default(),
             clr_prev_base: Default::default(),
             clr_rtt: Default::default(),
             clr_prev_rtt: Default::default(),
-            fair_base: Default::default(),
+            fair_sel: Default::default(),
+            fair_rtt_sel: Default::default(),
             fair_prev_base: Default::default(),
             fair_rtt: Default::default(),
             fair_prev_rtt: Default::default(),
@@ -836,6 +861,11 @@ impl<const R: usize> NicCwndRtl<R> {
             rx_new: Default::default(),
             ach_new: Default::default(),
             lagw: Default::default(),
+            s2_cleared: Default::default(),
+            s2_faired: Default::default(),
+            h1_f: Default::default(),
+            h2_f: Default::default(),
+            hsel_x: Default::default(),
             tag2: Default::default(),
             avg3: Default::default(),
             can_dec3: Default::default(),
@@ -924,6 +954,11 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
             x1_lt_rtt,
             x1_lt_fresh,
             x1_bt_rtt,
+            x1_below_x,
+            x1_sc,
+            x1_sf,
+            x1_rc,
+            x1_rf,
             x1_age_clr_x,
             x1_age_fair_x,
             x1_age_now2,
@@ -1301,6 +1336,11 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         self.x1_lt_rtt.d.next = self.lt_rtt_f.val().any();
         self.x1_lt_fresh.d.next = self.lt_fresh_f.val().any();
         self.x1_bt_rtt.d.next = self.f_rtt.q.val() + self.c_tq.val();
+        self.x1_below_x.d.next = bit_cast::<1, 33>(
+            (bit_cast::<33, 32>(self.f_rtt.q.val())
+                - bit_cast::<33, 32>(self.g1_f.val().get_bits::<32>(0)))
+                >> 32,
+        );
         // S1's timer ages. The write 2 ahead is made by the event now at S2: its `now`
         // (`p1_now`, 0 for an open), or the record it found there (the write 1 ahead of it,
         // or its merged record), whichever its own S2 keeps.
@@ -1506,55 +1546,44 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         if self.p1_open.q.val() {
             self.below_w.next = self.x1_lt_fresh.q.val();
         }
-        self.below_x.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.x1_rtt.q.val()) - bit_cast::<33, 32>(self.base_x.val())) >> 32,
-        );
+        self.below_x.next = self.x1_below_x.q.val();
         self.delay_w.next = self.x1_rtt.q.val() - self.base_w.val();
         self.delay_x.next = self.x1_rtt.q.val() - self.base_x.val();
         self.tqmd_w.next = self.c_tq.val() + self.base_w.val() - self.x1_rtt.q.val();
         self.tqmd_x.next = self.c_tq.val() + self.base_x.val() - self.x1_rtt.q.val();
         self.rtt_below.next = self.below_x.val().any();
         self.delay.next = self.delay_x.val();
-        self.clr_base.next = self.clr_x.val();
         self.clr_prev_base.next = self.clr_prev_x.val();
-        self.fair_base.next = self.fair_x.val();
         self.fair_prev_base.next = self.fair_prev_x.val();
         self.tqmd.next = self.tqmd_x.val();
         if self.hit1_1.val() {
             self.rtt_below.next = self.below_w.val();
             self.delay.next = self.delay_w.val();
-            self.clr_base.next = self.clr_w.val();
             self.clr_prev_base.next = self.clr_prev_w.val();
-            self.fair_base.next = self.fair_w.val();
             self.fair_prev_base.next = self.fair_prev_w.val();
             self.tqmd.next = self.tqmd_w.val();
         }
-        if self.x1_hit.q.val().get_bit(1) {
-            self.clr_base.next = self.clr_x_c.val();
-            self.clr_rtt.next = self.clr_rtt_c.val();
-            if self.hit1_1.val() {
-                self.clr_base.next = self.clr_w_c.val();
-            }
-            if self.s2_cleared_reg.q.val() {
-                self.clr_base.next = self.clr_x_n.val();
-                self.clr_rtt.next = self.clr_rtt_n.val();
-                if self.hit1_1.val() {
-                    self.clr_base.next = self.clr_w_n.val();
-                }
-            }
-            self.fair_base.next = self.fair_x_c.val();
-            self.fair_rtt.next = self.fair_rtt_c.val();
-            if self.hit1_1.val() {
-                self.fair_base.next = self.fair_w_c.val();
-            }
-            if self.s2_faired_reg.q.val() {
-                self.fair_base.next = self.fair_x_n.val();
-                self.fair_rtt.next = self.fair_rtt_n.val();
-                if self.hit1_1.val() {
-                    self.fair_base.next = self.fair_w_n.val();
-                }
-            }
-        }
+        // The timers' compares chosen by one-hot selects made at F (registers): the base
+        // candidate (the write 1 ahead, the merged record) and the age's (the merged record;
+        // the write 2 ahead, from its `now` or from the record it found).
+        self.clr_sel.next = (self.x1_sc.q.val().get_bit(0) & self.clr_w.val().any())
+            | (self.x1_sc.q.val().get_bit(1) & self.clr_x.val().any())
+            | (self.x1_sc.q.val().get_bit(2) & self.clr_w_n.val().any())
+            | (self.x1_sc.q.val().get_bit(3) & self.clr_x_n.val().any())
+            | (self.x1_sc.q.val().get_bit(4) & self.clr_w_c.val().any())
+            | (self.x1_sc.q.val().get_bit(5) & self.clr_x_c.val().any());
+        self.fair_sel.next = (self.x1_sf.q.val().get_bit(0) & self.fair_w.val().any())
+            | (self.x1_sf.q.val().get_bit(1) & self.fair_x.val().any())
+            | (self.x1_sf.q.val().get_bit(2) & self.fair_w_n.val().any())
+            | (self.x1_sf.q.val().get_bit(3) & self.fair_x_n.val().any())
+            | (self.x1_sf.q.val().get_bit(4) & self.fair_w_c.val().any())
+            | (self.x1_sf.q.val().get_bit(5) & self.fair_x_c.val().any());
+        self.clr_rtt_sel.next = (self.x1_rc.q.val().get_bit(0) & self.clr_rtt.val().any())
+            | (self.x1_rc.q.val().get_bit(1) & self.clr_rtt_n.val().any())
+            | (self.x1_rc.q.val().get_bit(2) & self.clr_rtt_c.val().any());
+        self.fair_rtt_sel.next = (self.x1_rf.q.val().get_bit(0) & self.fair_rtt.val().any())
+            | (self.x1_rf.q.val().get_bit(1) & self.fair_rtt_n.val().any())
+            | (self.x1_rf.q.val().get_bit(2) & self.fair_rtt_c.val().any());
         self.base_new.next = self.base_cur.val();
         self.base_tq_new.next = self.base_tq_cur.val();
         if self.rtt_below.val() {
@@ -1599,15 +1628,15 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         }
         self.p1_base.d.next = self.base_new.val();
         self.p1_tqmd.d.next = self.tqmd.val();
-        self.p1_clr_reg.d.next = self.clr_base.val().any();
+        self.p1_clr_reg.d.next = self.clr_sel.val();
         self.p1_clr_prev.d.next = self.clr_prev_base.val().any();
-        self.p1_fair_reg.d.next = self.fair_base.val().any();
+        self.p1_fair_reg.d.next = self.fair_sel.val();
         self.p1_fair_prev.d.next = self.fair_prev_base.val().any();
         if self.rtt_below.val() {
             self.p1_tqmd.d.next = self.c_tq.val();
-            self.p1_clr_reg.d.next = self.clr_rtt.val().any();
+            self.p1_clr_reg.d.next = self.clr_rtt_sel.val();
             self.p1_clr_prev.d.next = self.clr_prev_rtt.val().any();
-            self.p1_fair_reg.d.next = self.fair_rtt.val().any();
+            self.p1_fair_reg.d.next = self.fair_rtt_sel.val();
             self.p1_fair_prev.d.next = self.fair_prev_rtt.val().any();
         }
         self.p1_d_prev.d.next = self.d_prev.val();
@@ -1711,10 +1740,44 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         self.ram_g2b.write_address.next = self.w2_conn.q.val();
         self.ram_g2b.write_data.next = self.w2b.q.val();
         self.ram_g2b.write_enable.next = self.w2_en.q.val();
-        self.s2_cleared_reg.d.next =
+        self.s2_cleared.next =
             (self.s2_go.val() & self.can_clear.val()) | (self.p1_ok.q.val() & self.p1_open.q.val());
-        self.s2_faired_reg.d.next =
+        self.s2_faired.next =
             (self.s2_go.val() & self.can_fair.val()) | (self.p1_ok.q.val() & self.p1_open.q.val());
+        self.s2_cleared_reg.d.next = self.s2_cleared.val();
+        self.s2_faired_reg.d.next = self.s2_faired.val();
+        // S1's selects for the event now at F, to which this event is 2 ahead.
+        self.h1_f.next = self.f_hit.q.val().get_bit(0);
+        self.h2_f.next = self.f_hit.q.val().get_bit(1);
+        self.hsel_x.next = 2.into();
+        if self.h1_f.val() {
+            self.hsel_x.next = 1.into();
+        }
+        self.x1_sc.d.next = 0.into();
+        self.x1_sf.d.next = 0.into();
+        self.x1_rc.d.next = 0.into();
+        self.x1_rf.d.next = 0.into();
+        if !self.h2_f.val() {
+            self.x1_sc.d.next = bit_cast::<6, 2>(self.hsel_x.val());
+            self.x1_sf.d.next = bit_cast::<6, 2>(self.hsel_x.val());
+            self.x1_rc.d.next = 1.into();
+            self.x1_rf.d.next = 1.into();
+        } else {
+            if self.s2_cleared.val() {
+                self.x1_sc.d.next = bit_cast::<6, 2>(self.hsel_x.val()) << 2;
+                self.x1_rc.d.next = 2.into();
+            } else {
+                self.x1_sc.d.next = bit_cast::<6, 2>(self.hsel_x.val()) << 4;
+                self.x1_rc.d.next = 4.into();
+            }
+            if self.s2_faired.val() {
+                self.x1_sf.d.next = bit_cast::<6, 2>(self.hsel_x.val()) << 2;
+                self.x1_rf.d.next = 2.into();
+            } else {
+                self.x1_sf.d.next = bit_cast::<6, 2>(self.hsel_x.val()) << 4;
+                self.x1_rf.d.next = 4.into();
+            }
+        }
         // The window in flight: the connection's as the events 14 or more ahead left it (the
         // write 14 ahead now), or a fresh unit's if it was opened 1 to 13 ahead.
         self.lagw.next = self.p1_w.q.val();
