@@ -4,11 +4,11 @@
 //! consecutive cycles included, with no stall. Free-running: no back-pressure.
 //!
 //! ```text
-//!  I            R             F              S1             S2              S3          S4        S5..S14         S15 (loop)    out
-//!  s_* ─► RAM   RAM data ─►   G1, G2a, G4 ─► base RTT   ─►  achievedBDP, ─► arm's   ─► arm;   ─► CwndAmounts ─► cwnd + d, ─► m_*
-//!  addresses    registered    merged with    (G1 loop),     timers, EWMA    compares;   G4       (the stand-    clamped
-//!  (G1, G2a,    in the EBRs;  the writes     the timers'    (G2 loop);      decrease    write    alone unit's      │
-//!  G4); hits    G2b, window   2-4 / 3-5 /    differences;   w: window B     interval    reg      stages 4..14)     ▼
+//!  I            R             F              S1             S2              S3          S4        S5..S14         S15 (loop)    S16           out
+//!  s_* ─► RAM   RAM data ─►   G1, G2a, G4 ─► base RTT   ─►  achievedBDP, ─► arm's   ─► arm;   ─► CwndAmounts ─► cwnd + d, ─► the window ─► m_*
+//!  addresses    registered    merged with    (G1 loop),     timers, EWMA    compares;   G4       (the stand-    clamped       from the
+//!  (G1, G2a,    in the EBRs;  the writes     the timers'    (G2 loop);      decrease    write    alone unit's      │       loop's
+//!  G4); hits    G2b, window   2-4 / 3-5 /    differences;   w: window B     interval    reg      stages 4..14)     ▼       register
 //!  against the  B addressed   5-7 ahead;     G2a, G4 with   with the write  (hits 1..3)         window A read write regs
 //!  17 events                  the S1 compare the writes     14 ahead                            at S12, merged ─► RAMs a
 //!  ahead                      on the base    2 / 4 ahead;                                       at S14 with the  cycle later
@@ -50,8 +50,9 @@ use rust_hdl::prelude::*;
 use strack_config::CwndConstants;
 
 /// Clock edges from an event on `s_*` to its result on `m_*`: three for the RAMs' read (address,
-/// registered data, merge) ahead of the stand-alone unit's 15 stages.
-pub const LATENCY: u32 = strack_config::CWND_LATENCY + 3;
+/// registered data, merge) ahead of the stand-alone unit's 15 stages, and one after them (the
+/// window is output from the loop's register).
+pub const LATENCY: u32 = strack_config::CWND_LATENCY + 4;
 
 /// `m_branch` of an open: the connection starts afresh.
 pub const BRANCH_OPENED: u64 = 6;
@@ -363,6 +364,15 @@ pub struct NicCwndRtl<const R: usize> {
     /// The window as the RAM (copy A) and the write 2 ahead left it.
     p14_cw: DFF<Bits<32>>,
 
+    /// S15 -> S16: the results but the window (which S16 takes from `w15`).
+    o16_valid: DFF<Bit>,
+    o16_bad: DFF<Bit>,
+    o16_conn: DFF<Bits<16>>,
+    o16_branch: DFF<Bits<3>>,
+    o16_fairness: DFF<Bit>,
+    o16_achieved: DFF<Bits<32>>,
+    o16_base_rtt: DFF<Bits<32>>,
+    o16_avg: DFF<Bits<32>>,
     m_valid_reg: DFF<Bit>,
     m_bad_reg: DFF<Bit>,
     m_conn_reg: DFF<Bits<16>>,
@@ -752,6 +762,14 @@ impl<const R: usize> NicCwndRtl<R> {
             p13_o: Default::default(),
             p14_o: Default::default(),
             p14_cw: Default::default(),
+            o16_valid: Default::default(),
+            o16_bad: Default::default(),
+            o16_conn: Default::default(),
+            o16_branch: Default::default(),
+            o16_fairness: Default::default(),
+            o16_achieved: Default::default(),
+            o16_base_rtt: Default::default(),
+            o16_avg: Default::default(),
             m_valid_reg: Default::default(),
             m_bad_reg: Default::default(),
             m_conn_reg: Default::default(),
@@ -1073,6 +1091,14 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
             p13_o,
             p14_o,
             p14_cw,
+            o16_valid,
+            o16_bad,
+            o16_conn,
+            o16_branch,
+            o16_fairness,
+            o16_achieved,
+            o16_base_rtt,
+            o16_avg,
             m_valid_reg,
             m_bad_reg,
             m_conn_reg,
@@ -2007,33 +2033,44 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         self.ram_cwb.write_data.next = self.w15.q.val() ^ self.cfg_fresh_cwnd.val();
         self.ram_cwb.write_enable.next = self.w15_en.q.val();
 
-        // ---- Output.
-        self.m_valid_reg.d.next = self.ok15.val() | self.p14_tag.q.val().get_bit(18);
-        self.m_bad_reg.d.next = self.p14_tag.q.val().get_bit(18);
-        self.m_conn_reg.d.next = 0.into();
+        // ---- S16 and out: the results a cycle later, the window from the loop's register
+        // (so the loop's logic drives the loop alone).
+        self.o16_valid.d.next = self.ok15.val() | self.p14_tag.q.val().get_bit(18);
+        self.o16_bad.d.next = self.p14_tag.q.val().get_bit(18);
+        self.o16_conn.d.next = 0.into();
         if self.ok15.val() | self.p14_tag.q.val().get_bit(18) {
-            self.m_conn_reg.d.next = self.p14_tag.q.val().get_bits::<16>(0);
+            self.o16_conn.d.next = self.p14_tag.q.val().get_bits::<16>(0);
         }
+        self.o16_branch.d.next = 0.into();
+        self.o16_fairness.d.next = false;
+        self.o16_achieved.d.next = 0.into();
+        self.o16_base_rtt.d.next = 0.into();
+        self.o16_avg.d.next = 0.into();
+        if self.ok15.val() {
+            if self.open15.val() {
+                self.o16_branch.d.next = self.c_arm_opened.val();
+                self.o16_base_rtt.d.next = self.c_rtt_max.val();
+            } else {
+                self.o16_branch.d.next = self.amounts.m_arm.val();
+                self.o16_fairness.d.next = self.amounts.m_fair.val();
+                self.o16_achieved.d.next = self.amounts.m_ach.val();
+                self.o16_base_rtt.d.next = self.p14_o.q.val().get_bits::<32>(32);
+                self.o16_avg.d.next = self.p14_o.q.val().get_bits::<32>(0);
+            }
+        }
+        self.m_valid_reg.d.next = self.o16_valid.q.val();
+        self.m_bad_reg.d.next = self.o16_bad.q.val();
+        self.m_conn_reg.d.next = self.o16_conn.q.val();
+        self.m_branch_reg.d.next = self.o16_branch.q.val();
+        self.m_fairness_reg.d.next = self.o16_fairness.q.val();
+        self.m_achieved_reg.d.next = self.o16_achieved.q.val();
+        self.m_base_rtt_reg.d.next = self.o16_base_rtt.q.val();
+        self.m_avg_reg.d.next = self.o16_avg.q.val();
         self.m_cwnd_q_reg.d.next = 0.into();
         self.m_cwnd_bytes_reg.d.next = 0.into();
-        self.m_branch_reg.d.next = 0.into();
-        self.m_fairness_reg.d.next = false;
-        self.m_achieved_reg.d.next = 0.into();
-        self.m_base_rtt_reg.d.next = 0.into();
-        self.m_avg_reg.d.next = 0.into();
-        if self.ok15.val() {
-            self.m_cwnd_q_reg.d.next = self.cwnd_new.val();
-            self.m_cwnd_bytes_reg.d.next = self.cwnd_new.val() >> self.c_cf.val();
-            if self.open15.val() {
-                self.m_branch_reg.d.next = self.c_arm_opened.val();
-                self.m_base_rtt_reg.d.next = self.c_rtt_max.val();
-            } else {
-                self.m_branch_reg.d.next = self.amounts.m_arm.val();
-                self.m_fairness_reg.d.next = self.amounts.m_fair.val();
-                self.m_achieved_reg.d.next = self.amounts.m_ach.val();
-                self.m_base_rtt_reg.d.next = self.p14_o.q.val().get_bits::<32>(32);
-                self.m_avg_reg.d.next = self.p14_o.q.val().get_bits::<32>(0);
-            }
+        if self.o16_valid.q.val() & !self.o16_bad.q.val() {
+            self.m_cwnd_q_reg.d.next = self.w15.q.val();
+            self.m_cwnd_bytes_reg.d.next = self.w15.q.val() >> self.c_cf.val();
         }
     }
 }
