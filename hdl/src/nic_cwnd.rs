@@ -173,8 +173,8 @@ pub struct NicCwndRtl<const R: usize> {
     f_g2a_raw: DFF<Bits<64>>,
     f_g4_raw: DFF<Bits<32>>,
 
-    // F -> S1: the inputs again, G1, G2a and G4 as the RAMs and the writes 2, 3, 5 ahead left
-    // them.
+    // F -> S1: the inputs again, G1, G2a and G4 as the RAMs and the writes 2-4, 3-5 and 5-7
+    // ahead left them.
     x1_ok: DFF<Bit>,
     x1_bad: DFF<Bit>,
     x1_conn: DFF<Bits<16>>,
@@ -525,7 +525,7 @@ pub struct NicCwndRtl<const R: usize> {
 }
 
 impl<const R: usize> NicCwndRtl<R> {
-    /// `no_forward`: the fault variant with the forwarding at that distance (1..=16) off.
+    /// `no_forward`: the fault variant with the forwarding at that distance (1..=17) off.
     pub fn new(k: &CwndConstants, connections: u32, no_forward: Option<u32>) -> Self {
         let c8 = |v: u32| Constant::new(bits::<8>(v as u64));
         let c32 = |v: u64| Constant::new(bits::<32>(v));
@@ -1281,7 +1281,7 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         }
 
         // ---- R: the RAMs' data comes out (registered in the EBRs); G2b and the window's
-        // copy B are read for S1.
+        // copy B are addressed (merged at S1, used at S2).
         self.f_ok.d.next = self.r_ok.q.val();
         self.f_bad.d.next = self.r_bad.q.val();
         self.f_conn.d.next = self.r_conn.q.val();

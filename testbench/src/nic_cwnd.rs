@@ -81,8 +81,8 @@ const AFTER_OPEN: [&str; 17] = [
 ];
 
 /// An ACK `d` cycles after an ACK of its connection that decreased the window (1..=7: the
-/// decrease's time is read five stages before it is written, its RAM is written a cycle later
-/// and its read is registered).
+/// decrease's time is read at I and written at S4, six stages later, and its RAM a cycle after
+/// that).
 const AFTER_DECREASE: [&str; 7] = [
     "after_decrease_1",
     "after_decrease_2",
