@@ -433,7 +433,6 @@ pub struct NicCwndRtl<const R: usize> {
     fair_prev_w: Signal<Local, Bits<1>>,
     fair_prev_x: Signal<Local, Bits<1>>,
     below_w: Signal<Local, Bit>,
-    below_x: Signal<Local, Bits<1>>,
     delay_w: Signal<Local, Bits<32>>,
     delay_x: Signal<Local, Bits<32>>,
     tqmd_w: Signal<Local, Bits<32>>,
@@ -450,8 +449,6 @@ pub struct NicCwndRtl<const R: usize> {
     base_tq_new: Signal<Local, Bits<32>>,
     delay: Signal<Local, Bits<32>>,
     rtt_below: Signal<Local, Bit>,
-    bt_rtt: Signal<Local, Bits<32>>,
-    d_prev: Signal<Local, Bits<32>>,
     clr_sel: Signal<Local, Bit>,
     clr_rtt_sel: Signal<Local, Bit>,
     clr_prev_base: Signal<Local, Bits<1>>,
@@ -823,7 +820,6 @@ impl<const R: usize> NicCwndRtl<R> {
             age_clr_p_f: Default::default(),
             age_fair_w_f: Default::default(),
             age_fair_p_f: Default::default(),
-            below_x: Default::default(),
             delay_w: Default::default(),
             delay_x: Default::default(),
             tqmd_w: Default::default(),
@@ -840,8 +836,6 @@ impl<const R: usize> NicCwndRtl<R> {
             base_tq_new: Default::default(),
             delay: Default::default(),
             rtt_below: Default::default(),
-            bt_rtt: Default::default(),
-            d_prev: Default::default(),
             clr_sel: Default::default(),
             clr_rtt_sel: Default::default(),
             clr_prev_base: Default::default(),
@@ -1448,12 +1442,10 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         if self.x1_hit.q.val().get_bit(14) {
             self.w_1.next = self.w15.q.val();
         }
-        self.bt_rtt.next = self.x1_bt_rtt.q.val();
         // The timers' ages were made at F, where each record they can be taken from is a
         // register: the merged record's (`_x`), and for the write 2 ahead (`_g`) the `now` of
         // that event (`_n`, had it cleared or taken the fairness turn) or the record it found
         // (`_c`). Each is compared here with each base candidate, and chosen after.
-        self.d_prev.next = self.x1_d_prev.q.val();
         // `d > b` as the borrow of `b - d` (33 bits).
         self.clr_w.next = bit_cast::<1, 33>(
             (bit_cast::<33, 32>(self.base_tq_w.val())
@@ -1486,11 +1478,11 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
                 >> 32,
         );
         self.clr_prev_w.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.base_tq_w.val()) - bit_cast::<33, 32>(self.d_prev.val()))
+            (bit_cast::<33, 32>(self.base_tq_w.val()) - bit_cast::<33, 32>(self.x1_d_prev.q.val()))
                 >> 32,
         );
         self.clr_prev_x.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.base_tq_x.val()) - bit_cast::<33, 32>(self.d_prev.val()))
+            (bit_cast::<33, 32>(self.base_tq_x.val()) - bit_cast::<33, 32>(self.x1_d_prev.q.val()))
                 >> 32,
         );
         self.clr_rtt.next = bit_cast::<1, 33>(
@@ -1509,7 +1501,8 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
                 >> 32,
         );
         self.clr_prev_rtt.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.x1_bt_rtt.q.val()) - bit_cast::<33, 32>(self.d_prev.val()))
+            (bit_cast::<33, 32>(self.x1_bt_rtt.q.val())
+                - bit_cast::<33, 32>(self.x1_d_prev.q.val()))
                 >> 32,
         );
         self.fair_w.next = bit_cast::<1, 33>(
@@ -1541,10 +1534,12 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
                 >> 32,
         );
         self.fair_prev_w.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.base_w.val()) - bit_cast::<33, 32>(self.d_prev.val())) >> 32,
+            (bit_cast::<33, 32>(self.base_w.val()) - bit_cast::<33, 32>(self.x1_d_prev.q.val()))
+                >> 32,
         );
         self.fair_prev_x.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.base_x.val()) - bit_cast::<33, 32>(self.d_prev.val())) >> 32,
+            (bit_cast::<33, 32>(self.base_x.val()) - bit_cast::<33, 32>(self.x1_d_prev.q.val()))
+                >> 32,
         );
         self.fair_rtt.next = bit_cast::<1, 33>(
             (bit_cast::<33, 32>(self.x1_rtt.q.val())
@@ -1562,7 +1557,8 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
                 >> 32,
         );
         self.fair_prev_rtt.next = bit_cast::<1, 33>(
-            (bit_cast::<33, 32>(self.x1_rtt.q.val()) - bit_cast::<33, 32>(self.d_prev.val())) >> 32,
+            (bit_cast::<33, 32>(self.x1_rtt.q.val()) - bit_cast::<33, 32>(self.x1_d_prev.q.val()))
+                >> 32,
         );
         // Below the write 1 ahead: which of its three values it holds is known (registers).
         self.below_w.next = self.x1_lt_cur.q.val();
@@ -1572,12 +1568,11 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
         if self.p1_open.q.val() {
             self.below_w.next = self.x1_lt_fresh.q.val();
         }
-        self.below_x.next = self.x1_below_x.q.val();
         self.delay_w.next = self.x1_rtt.q.val() - self.base_w.val();
         self.delay_x.next = self.x1_rtt.q.val() - self.base_x.val();
         self.tqmd_w.next = self.c_tq.val() + self.base_w.val() - self.x1_rtt.q.val();
         self.tqmd_x.next = self.c_tq.val() + self.base_x.val() - self.x1_rtt.q.val();
-        self.rtt_below.next = self.below_x.val().any();
+        self.rtt_below.next = self.x1_below_x.q.val().any();
         self.delay.next = self.delay_x.val();
         self.clr_prev_base.next = self.clr_prev_x.val();
         self.fair_prev_base.next = self.fair_prev_x.val();
@@ -1616,7 +1611,7 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
             self.delay.next = 0.into();
             if !self.x1_malf.q.val() {
                 self.base_new.next = self.x1_rtt.q.val();
-                self.base_tq_new.next = self.bt_rtt.val();
+                self.base_tq_new.next = self.x1_bt_rtt.q.val();
             }
         }
         // G1 after the event (an open: fresh; a malformed ACK: unchanged).
@@ -1665,7 +1660,7 @@ impl<const R: usize> Logic for NicCwndRtl<R> {
             self.p1_fair_reg.d.next = self.fair_rtt_sel.val();
             self.p1_fair_prev.d.next = self.fair_prev_rtt.val().any();
         }
-        self.p1_d_prev.d.next = self.d_prev.val();
+        self.p1_d_prev.d.next = self.x1_d_prev.q.val();
         self.p1_d_dec.d.next = self.x1_now.q.val() - self.g4_1.val();
         self.p1_d_prev2.d.next = self.x1_now.q.val() - self.p2_now.q.val();
         self.p1_d_prev3.d.next = self.x1_now.q.val() - self.p3_now.q.val();
