@@ -286,7 +286,6 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     f_below: DFF<Bit>,
     f_inwin: DFF<Bit>,
     f_zero: DFF<Bit>,
-    below_head: PsnBelow<1>,
     below_open: PsnBelow<1>,
     open_off: Signal<Local, Bits<32>>,
     f_bytes: DFF<Bits<32>>,
@@ -302,7 +301,10 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     p_ge: Signal<Local, Bit>,
     p_low_off: Signal<Local, Bits<32>>,
     epsn_head: Signal<Local, Bits<32>>,
-    f_off_head: Signal<Local, Bits<32>>,
+    /// The selected variant's flags for the event behind (`HeadVariant`).
+    h_zero: Signal<Local, Bit>,
+    h_inwin: Signal<Local, Bit>,
+    h_below: Signal<Local, Bit>,
     // S3, for the event behind (in H3): its PSN, the sums from this event's record.
     y_psn: Signal<Local, Bits<32>>,
     y_sum_p: Signal<Local, Bits<33>>,
@@ -575,10 +577,10 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             sr3: FreeSearch::new(),
             g_hold: Default::default(),
             g_hold_d: Default::default(),
-            hv0: HeadVariant::new(),
-            hv1: HeadVariant::new(),
-            hv2: HeadVariant::new(),
-            hv3: HeadVariant::new(),
+            hv0: HeadVariant::new(W as u64),
+            hv1: HeadVariant::new(W as u64),
+            hv2: HeadVariant::new(W as u64),
+            hv3: HeadVariant::new(W as u64),
             t_epsn: Default::default(),
             t_coal: Default::default(),
             t_low: Default::default(),
@@ -597,7 +599,6 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             f_below: Default::default(),
             f_inwin: Default::default(),
             f_zero: Default::default(),
-            below_head: PsnBelow::new(false),
             below_open: PsnBelow::new(false),
             open_off: Default::default(),
             f_bytes: Default::default(),
@@ -612,7 +613,9 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             p_ge: Default::default(),
             p_low_off: Default::default(),
             epsn_head: Default::default(),
-            f_off_head: Default::default(),
+            h_zero: Default::default(),
+            h_inwin: Default::default(),
+            h_below: Default::default(),
             y_psn: Default::default(),
             y_sum_p: Default::default(),
             y_sum_r: Default::default(),
@@ -1125,18 +1128,26 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         self.hv2.s_dh1.next = self.q3_dh1.q.val();
         self.hv3.s_dh1.next = self.q3_dh1.q.val();
         self.epsn_head.next = self.hv0.m_epsn.val();
-        self.f_off_head.next = self.hv0.m_off.val();
+        self.h_zero.next = self.hv0.m_zero.val();
+        self.h_inwin.next = self.hv0.m_inwin.val();
+        self.h_below.next = self.hv0.m_below.val();
         if self.g_hold_d.q.val() & !self.g_hold.q.val() {
             self.epsn_head.next = self.hv1.m_epsn.val();
-            self.f_off_head.next = self.hv1.m_off.val();
+            self.h_zero.next = self.hv1.m_zero.val();
+            self.h_inwin.next = self.hv1.m_inwin.val();
+            self.h_below.next = self.hv1.m_below.val();
         }
         if !self.g_hold_d.q.val() & self.g_hold.q.val() {
             self.epsn_head.next = self.hv2.m_epsn.val();
-            self.f_off_head.next = self.hv2.m_off.val();
+            self.h_zero.next = self.hv2.m_zero.val();
+            self.h_inwin.next = self.hv2.m_inwin.val();
+            self.h_below.next = self.hv2.m_below.val();
         }
         if self.g_hold_d.q.val() & self.g_hold.q.val() {
             self.epsn_head.next = self.hv3.m_epsn.val();
-            self.f_off_head.next = self.hv3.m_off.val();
+            self.h_zero.next = self.hv3.m_zero.val();
+            self.h_inwin.next = self.hv3.m_inwin.val();
+            self.h_below.next = self.hv3.m_below.val();
         }
         self.g_hold.d.next = self.hold.val();
         self.g_hold_d.d.next = self.g_hold.q.val();
@@ -1188,14 +1199,12 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         // ---- The event behind (in H3), if it is on this connection: the same prepared values
         // from this event's new record, each chosen among sums made from early values.
         // Its PSN against EPSN: its own H3 flags unless this event moves EPSN.
-        self.below_head.d.next = self.f_off_head.val();
         self.open_off.next = self.q3_d.q.val() & self.cfg_psn_mask.val();
         self.below_open.d.next = self.open_off.val();
         self.f_use_b.d.next = !self.head.val() & !(self.e_open.val() & !self.e_malformed.val());
-        self.f_below.d.next = self.below_head.below.val().any();
-        self.f_inwin.d.next =
-            !(self.f_off_head.val() & self.cfg_psn_mask.val() & !self.cfg_slot_mask.val()).any();
-        self.f_zero.d.next = !self.f_off_head.val().any();
+        self.f_below.d.next = self.h_below.val();
+        self.f_inwin.d.next = self.h_inwin.val();
+        self.f_zero.d.next = self.h_zero.val();
         if self.e_open.val() {
             self.f_below.d.next = self.below_open.below.val().any();
             self.f_inwin.d.next =
@@ -1251,8 +1260,11 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
 
         // The record after the event; when a SACK goes out, coalescing and the lowest start
         // again.
+        // Every data packet in the window writes its slot's lap bit: the head and a held PSN
+        // mark it, and a duplicate's slot already holds it (the write changes nothing). So
+        // the write does not wait for the held bit, which the event right ahead can change.
         self.n_bm.next = self.r_bm.val();
-        if self.head.val() | self.hold.val() {
+        if self.data.val() & !self.below.val() & self.in_win.val() {
             self.n_bm.next = self.bm1.val();
         }
         self.next.next = bit_cast::<D, 32>(self.n_epsn.val())
@@ -1460,12 +1472,27 @@ pub struct HeadVariant {
     pub s_dh0: Signal<In, Bits<32>>,
     pub s_dh1: Signal<In, Bits<32>>,
     pub m_epsn: Signal<Out, Bits<32>>,
-    pub m_off: Signal<Out, Bits<32>>,
-    cfg_psn_mask: Constant<Bits<32>>,
+    /// The event behind's PSN against the new EPSN (`off`, its PSN less EPSN mod 2^24): at
+    /// EPSN (`off` 0), inside the window (`off` below W), below EPSN (`off` bit 23).
+    pub m_zero: Signal<Out, Bit>,
+    pub m_inwin: Signal<Out, Bit>,
+    pub m_below: Signal<Out, Bit>,
+    cfg_slot_mask: Constant<Bits<32>>,
+    /// PSN bits 23..log2 W, bits 22..log2 W, and W.
+    cfg_hi_mask: Constant<Bits<32>>,
+    cfg_mid_mask: Constant<Bits<32>>,
+    cfg_window: Constant<Bits<32>>,
+    c_b23: Constant<Bits<32>>,
+    dh: Signal<Local, Bits<32>>,
+    found: Signal<Local, Bits<32>>,
+    lo: Signal<Local, Bits<32>>,
+    ge: Signal<Local, Bit>,
 }
 
 impl HeadVariant {
-    pub fn new() -> Self {
+    /// For a window of `w` slots (a power of two, at most 2^23).
+    pub fn new(w: u64) -> Self {
+        let psn = (1u64 << 24) - 1;
         HeadVariant {
             s_found: Default::default(),
             s_wrap: Default::default(),
@@ -1474,15 +1501,19 @@ impl HeadVariant {
             s_dh0: Default::default(),
             s_dh1: Default::default(),
             m_epsn: Default::default(),
-            m_off: Default::default(),
-            cfg_psn_mask: Constant::new(bits((1 << 24) - 1)),
+            m_zero: Default::default(),
+            m_inwin: Default::default(),
+            m_below: Default::default(),
+            cfg_slot_mask: Constant::new(bits(w - 1)),
+            cfg_hi_mask: Constant::new(bits(psn & !(w - 1))),
+            cfg_mid_mask: Constant::new(bits((psn >> 1) & !(w - 1))),
+            cfg_window: Constant::new(bits(w)),
+            c_b23: Constant::new(bits(1 << 23)),
+            dh: Default::default(),
+            found: Default::default(),
+            lo: Default::default(),
+            ge: Default::default(),
         }
-    }
-}
-
-impl Default for HeadVariant {
-    fn default() -> Self {
-        Self::new()
     }
 }
 
@@ -1490,12 +1521,26 @@ impl Logic for HeadVariant {
     #[hdl_gen]
     fn update(&mut self) {
         self.m_epsn.next = self.s_hi0.val() | bit_cast::<32, 16>(self.s_found.val());
-        self.m_off.next =
-            (self.s_dh0.val() - bit_cast::<32, 16>(self.s_found.val())) & self.cfg_psn_mask.val();
+        self.dh.next = self.s_dh0.val();
         if self.s_wrap.val() {
             self.m_epsn.next = self.s_hi1.val() | bit_cast::<32, 16>(self.s_found.val());
-            self.m_off.next = (self.s_dh1.val() - bit_cast::<32, 16>(self.s_found.val()))
-                & self.cfg_psn_mask.val();
+            self.dh.next = self.s_dh1.val();
+        }
+        // `off = dh - found` (found below W) without the subtraction: its bits from log2 W
+        // up are dh's, less one when dh's slot bits are below found's (a borrow). So the
+        // flags are compares of slot bits and tests of dh's bits, all from registers but
+        // the slot found.
+        self.found.next = bit_cast::<32, 16>(self.s_found.val()) & self.cfg_slot_mask.val();
+        self.lo.next = self.dh.val() & self.cfg_slot_mask.val();
+        self.ge.next = self.lo.val() >= self.found.val();
+        self.m_zero.next =
+            (self.lo.val() == self.found.val()) & !(self.dh.val() & self.cfg_hi_mask.val()).any();
+        self.m_inwin.next = (self.dh.val() & self.cfg_hi_mask.val()) == self.cfg_window.val();
+        self.m_below.next = (self.dh.val() & self.c_b23.val()).any()
+            ^ !(self.dh.val() & self.cfg_mid_mask.val()).any();
+        if self.ge.val() {
+            self.m_inwin.next = !(self.dh.val() & self.cfg_hi_mask.val()).any();
+            self.m_below.next = (self.dh.val() & self.c_b23.val()).any();
         }
     }
 }

@@ -103,6 +103,8 @@ pub struct Block {
     dark_until: u64,
     /// The config's `max_cwnd` (the stimulus also offers larger windows).
     max_cwnd: u32,
+    /// The model sender's output of the last step fired (read by model-only tests).
+    pub last: Option<golden_model::sack_sender::Out>,
 }
 
 impl Block {
@@ -120,6 +122,7 @@ impl Block {
             clock: AbsClock::default(),
             dark_until: 0,
             max_cwnd: cfg.max_cwnd_bytes(),
+            last: None,
         }
     }
 }
@@ -210,6 +213,7 @@ impl CosimBlock for Block {
             tx_ready: c.tx_ready,
         };
         let o = self.sender.step(&input);
+        self.last = Some(o.clone());
         let s = &self.sender;
 
         // Coverage.

@@ -1,0 +1,171 @@
+//! The send record's compact representation, checked against the SACK sender model before
+//! the multi-connection send side's RTL is built on it (`docs/blocks/nic_tx.md`, "The
+//! sender's record"). The model keeps a `lost` bit per PSN and `bytes_claimed`; the RTL
+//! will keep neither. This test runs the model alone on the stand-alone co-sim's closed
+//! loop (lossy links, blackouts, forged SACKs, PSNs across the 2^24 wrap) and checks, after
+//! every step, that what the RTL will keep determines what the model keeps:
+//!
+//! 1. Outside recovery no PSN is lost. In recovery the lost PSNs are exactly the unacked
+//!    PSNs of `[rtx, recovery_hi]` inside the window, for a pointer `rtx` that moves only
+//!    in O(1) ways: to `snd_una` when losses are declared, one past the PSN retransmitted,
+//!    and up to `snd_una` when `snd_una` passes it.
+//! 2. `bytes_claimed` is the bytes retransmitted so far plus the lengths of the lost PSNs,
+//!    so the window gate can read `bytes_sent - bytes_recvd - retransmitted - lost bytes`.
+//! 3. `highest_acked` is the highest acked PSN in the window (None when none is), and
+//!    `snd_una` itself is never acked: a recovery entry's lost count is `h - una + 1` less
+//!    the acked count, and a timeout's is the outstanding count less it.
+//! 4. No bit outside the window is lost.
+//!
+//! Each check can fail: the pointer's rules are the test's own, not read from the model.
+
+use golden_model::sack_sender::{SackSender, TxKind};
+use golden_model::seq::{psn_add, psn_sub};
+use golden_model::Config;
+use testbench::configs::{small_sack_config, SACK_INITIAL_PSN};
+use testbench::sack_sender::{demo_mix, stream, Block, Knobs, Mix};
+use testbench::{CosimBlock, Coverage};
+
+/// What the checks saw, so that a run which never reached recovery cannot pass unnoticed.
+#[derive(Default, Debug)]
+struct Seen {
+    steps: u64,
+    declarations: u64,
+    retransmits: u64,
+    rtx_passed_by_una: u64,
+    in_recovery_steps: u64,
+    lost_max: u32,
+}
+
+fn slot(s: &SackSender, psn: u32) -> usize {
+    (psn & (s.params().rx_window - 1)) as usize
+}
+
+fn check(cfg: &Config, m: Mix, seen: &mut Seen) {
+    let stim = stream(cfg, m);
+    let mut b = Block::new(cfg, SACK_INITIAL_PSN);
+    let mut cov = Coverage::default();
+    let mut now: u32 = 0;
+    let mut rtx: u32 = 0;
+    let mut retransmitted: u32 = 0;
+    for (i, c) in stim.iter().enumerate() {
+        now = now.wrapping_add(c.dt);
+        let c = b.resolve(now, c);
+        if !c.s_valid {
+            continue;
+        }
+        let was_recovering = b.sender.recovery_hi.is_some();
+        b.fire(now, &c, &mut cov);
+        b.advance(true);
+        let o = b.last.clone().expect("a fired step has an output");
+        let s = &b.sender;
+        let una = s.snd_una;
+        let out = s.outstanding();
+        let w = s.params().rx_window;
+        seen.steps += 1;
+
+        // The pointer's rules.
+        if o.loss.is_some() {
+            rtx = una;
+            seen.declarations += 1;
+        } else if was_recovering && psn_sub(rtx, una) > out {
+            // snd_una passed it (rtx is never more than one past the window's end).
+            rtx = una;
+            seen.rtx_passed_by_una += 1;
+        }
+        if let Some(tx) = o.tx.filter(|t| t.kind == TxKind::Retransmit) {
+            rtx = psn_add(tx.psn, 1);
+            retransmitted = retransmitted.wrapping_add(tx.len);
+            seen.retransmits += 1;
+        }
+        let ctx = || format!("step {i} (now {now}), una {una}, out {out}, rtx {rtx}, {s:?}");
+
+        // 1 and 4: the lost set.
+        let mut lost_bytes: u32 = 0;
+        let mut n_lost = 0;
+        let mut n_acked = 0;
+        let mut highest = None;
+        for k in 0..w {
+            let p = psn_add(una, k);
+            let sl = slot(s, p);
+            let inside = k < out;
+            let expect = match s.recovery_hi {
+                Some(hi) if inside => {
+                    let (r, h) = (psn_sub(rtx, una), psn_sub(hi, una));
+                    assert!(r <= h + 1, "rtx beyond recovery_hi + 1: {}", ctx());
+                    r <= k && k <= h && !s.acked[sl]
+                }
+                _ => false,
+            };
+            assert_eq!(
+                s.lost[sl],
+                expect,
+                "lost bit of PSN {p} (offset {k}): {}",
+                ctx()
+            );
+            if s.lost[sl] {
+                lost_bytes = lost_bytes.wrapping_add(s.len[sl]);
+                n_lost += 1;
+            }
+            if inside && s.acked[sl] {
+                n_acked += 1;
+                highest = Some(p);
+            }
+        }
+        if s.recovery_hi.is_some() {
+            seen.in_recovery_steps += 1;
+        }
+        seen.lost_max = seen.lost_max.max(n_lost);
+
+        // 2: bytes_claimed.
+        assert_eq!(
+            s.bytes_claimed,
+            retransmitted.wrapping_add(lost_bytes),
+            "bytes_claimed against retransmitted {retransmitted} + lost {lost_bytes}: {}",
+            ctx()
+        );
+
+        // 3: highest_acked, and snd_una never acked.
+        assert_eq!(s.highest_acked, highest, "highest_acked: {}", ctx());
+        assert!(
+            out == 0 || !s.acked[slot(s, una)],
+            "snd_una acked: {}",
+            ctx()
+        );
+        assert!(n_acked < w, "acked count {n_acked}: {}", ctx());
+    }
+}
+
+fn mixes(seed: u64, cycles: usize) -> Vec<Mix> {
+    let lossy = Mix {
+        offer: 0.9,
+        tx_ready: 0.95,
+        forge: 0.03,
+        knobs: Knobs {
+            drop_data: 0.08,
+            drop_sack: 0.06,
+            delay_ns: 2_000,
+            jitter_ns: 3_000,
+            blackout: 0.0005,
+        },
+        ..demo_mix(seed, cycles)
+    };
+    vec![demo_mix(seed, cycles), lossy]
+}
+
+#[test]
+fn the_lost_set_is_a_pointer_range_and_claimed_bytes_follow() {
+    let cycles = 50_000;
+    for cfg in [Config::default(), small_sack_config()] {
+        let mut seen = Seen::default();
+        for seed in 1..=2 {
+            for m in mixes(seed, cycles) {
+                check(&cfg, m, &mut seen);
+            }
+        }
+        println!("W {}: {seen:?}", cfg.sack.rx_window);
+        assert!(
+            seen.declarations > 10 && seen.retransmits > 10 && seen.rtx_passed_by_una > 0,
+            "the stimulus did not exercise recovery: {seen:?}"
+        );
+    }
+}
