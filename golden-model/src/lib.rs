@@ -19,6 +19,7 @@
 //! | [`nic_tx`] (the multi-connection NIC's send side: N senders, the scheduler, the timer scan) | sections 1-3 (sender) | Algorithm 1, Section 3.3.2 |
 //! | [`tx_sched`] (the send side's transmit scheduler: round-robin by group of 32) | - | - |
 //! | [`nic_cwnd`] (the send side's cwnd units: one per connection, one event per clock) | section 2 | Algorithms 1, 2, 4 |
+//! | [`nic_entropy`] (the send side's entropy bitmaps: one per connection, one event per clock) | section 1 | Algorithm 3 |
 //! | [`scheduler`] | `load-table.md` section 2 | MLCC Algorithms 1, 2, Fig. 6 |
 
 pub mod context_pipe;
@@ -28,6 +29,7 @@ pub mod fixed;
 pub mod load_table;
 pub mod loopback;
 pub mod nic_cwnd;
+pub mod nic_entropy;
 pub mod nic_rx;
 pub mod nic_tx;
 pub mod rng;

@@ -16,6 +16,7 @@ mod gate;
 pub mod init_dff;
 pub mod load_table;
 pub mod nic_cwnd;
+pub mod nic_entropy;
 pub mod nic_rx;
 pub mod sack_receiver;
 pub mod sack_sender;
@@ -40,7 +41,7 @@ pub const BLOCKS: &[&str] = &[
 /// The multi-connection NIC's pipelines, being built (`docs/blocks/strack_nic.md`, "The
 /// multi-connection NIC"): generated, co-simulated and timed on their own; `strackgen verilog`
 /// writes them once the NIC composes them.
-pub const NIC_PIPELINES: &[&str] = &["nic_rx", "tx_sched", "nic_cwnd"];
+pub const NIC_PIPELINES: &[&str] = &["nic_rx", "tx_sched", "nic_cwnd", "nic_entropy"];
 
 /// Every name [`generate`] takes: the cores, the NIC's pipelines and the check designs.
 pub fn design_names() -> impl Iterator<Item = &'static str> {
@@ -93,6 +94,8 @@ pub enum Fault {
     /// forwarded (nor read from it: its hit flag is cleared), at distance 1..=17 (13: the
     /// farthest open that makes the window in flight a fresh unit's is not seen).
     NicCwndNoForward(u32),
+    /// `nic_entropy`: the context shell's forwarding at this distance (1..=4) is off.
+    NicEntropyNoForward(u32),
 }
 
 /// Generation options beyond the config.
@@ -198,6 +201,7 @@ fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlE
         "nic_rx" => nic_rx_block(cfg, opts),
         "tx_sched" => Ok(tx_sched_block(cfg, opts)),
         "nic_cwnd" => nic_cwnd_block(cfg, opts),
+        "nic_entropy" => nic_entropy_block(cfg, opts),
         _ => Err(HdlError::UnknownBlock {
             block: name.to_string(),
             known: design_names().collect::<Vec<_>>().join(", "),
@@ -286,6 +290,41 @@ fn nic_cwnd_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
         }
     };
     Ok(finish("nic_cwnd", &raw, nic_cwnd::LATENCY))
+}
+
+fn nic_entropy_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
+    use nic_entropy::{record_bits, NicEntropyRtl as E};
+    let (conns, reset) = (cfg.nic.connections, cfg.bitmap_reset_interval_ns());
+    let nf = match opts.fault {
+        Some(Fault::NicEntropyNoForward(d)) => Some(d),
+        _ => None,
+    };
+    macro_rules! make {
+        ($N:literal, $L:literal) => {
+            emit(E::<$N, $L, { record_bits($N) }>::new(conns, reset, nf))
+        };
+    }
+    let raw = match cfg.entropy_bitmap.max_paths {
+        8 => make!(8, 3),
+        16 => make!(16, 4),
+        32 => make!(32, 5),
+        64 => make!(64, 6),
+        128 => make!(128, 7),
+        256 => make!(256, 8),
+        512 => make!(512, 9),
+        1024 => make!(1024, 10),
+        2048 => make!(2048, 11),
+        4096 => make!(4096, 12),
+        other => {
+            return Err(HdlError::Config {
+                block: "nic_entropy".into(),
+                message: format!(
+                    "`entropy_bitmap.max_paths` = {other}: must be a power of two in 8..=4096"
+                ),
+            })
+        }
+    };
+    Ok(finish("nic_entropy", &raw, nic_entropy::LATENCY))
 }
 
 /// Calls `$make!(W, SB)` for the legal `(rx_window, sack_bits)` pair `($w, $sb)` (both are

@@ -134,3 +134,12 @@ pub fn nic_cwnd_small_config() -> strack_config::Config {
     c.nic.connections = 4;
     c
 }
+
+/// The entropy bitmaps' small design: the stand-alone block's small config (16 paths, a 5 us
+/// bitmap reset, so full bitmaps and periodic resets come quickly) at 4 connections, so ids
+/// collide constantly and a sweep is short.
+pub fn nic_entropy_small_config() -> strack_config::Config {
+    let mut c = small_config();
+    c.nic.connections = 4;
+    c
+}
