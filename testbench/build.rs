@@ -420,6 +420,27 @@ const DESIGNS: &[Design] = &[
         initial_psn: 0,
     },
     Design {
+        name: "nic_entropy_no_forward_5",
+        block: "nic_entropy",
+        config: nic_entropy_small_config,
+        fault: Some(Fault::NicEntropyNoForward(5)),
+        initial_psn: 0,
+    },
+    Design {
+        name: "nic_entropy_no_forward_6",
+        block: "nic_entropy",
+        config: nic_entropy_small_config,
+        fault: Some(Fault::NicEntropyNoForward(6)),
+        initial_psn: 0,
+    },
+    Design {
+        name: "nic_entropy_no_forward_7",
+        block: "nic_entropy",
+        config: nic_entropy_small_config,
+        fault: Some(Fault::NicEntropyNoForward(7)),
+        initial_psn: 0,
+    },
+    Design {
         name: "nic_rx_default",
         block: "nic_rx",
         config: Config::default,

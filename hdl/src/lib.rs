@@ -94,7 +94,7 @@ pub enum Fault {
     /// forwarded (nor read from it: its hit flag is cleared), at distance 1..=17 (13: the
     /// farthest open that makes the window in flight a fresh unit's is not seen).
     NicCwndNoForward(u32),
-    /// `nic_entropy`: the context shell's forwarding at this distance (1..=4) is off.
+    /// `nic_entropy`: the hold shell's forwarding at this distance (1..=7) is off.
     NicEntropyNoForward(u32),
 }
 

@@ -3,39 +3,43 @@
 //! one event (a step or an open) per clock for any sequence of connection ids.
 //!
 //! ```text
-//!  S0: paths from cwnd_packets, ─► context shell (S0 read, S1 RAM data, S2 newest record of
-//!      the ACK checked                 the RAM's and those 2 to 4 events ahead wrote)
-//!  S3: the step on the record (the loop; the record the event right ahead made is forwarded
-//!      into it): reset, ACK, the scan from rr + 1 ─► s_next ─► output registers ─► m_*
+//!  S0: paths, the ACK checked ─► hold shell (S0 read, S1 RAM data, S2, H1, H2: the newest record)
+//!  H1: the event's fields ─► H2: the scan range and the ACK as masks
+//!  H3: the candidate set (clear bits in range) from the record the events 2+ ahead left and what
+//!      the event right ahead (in S3 now) does to it: its reset, ACK and its start's bit cleared
+//!  S3 (the loop): the first candidate above rr, else the first candidate, else the start
+//!      (short carry chains, `rr` as the mask of the entropies above it) ─► s_next, the loop's mask
+//!  O1: the choice and the cleared bit as indices ─► output registers ─► m_*
 //! ```
 //!
-//! **The record** (`docs/blocks/nic_entropy.md`, "Context record"): the bitmap (`N` bits),
-//! `rr`, `next_path` (valid + index) and the time of the last periodic reset, `N + 2 log2 N + 33`
-//! bits. A fresh bitmap is all zeros, so the sweep writes zeros and an open writes zeros.
+//! **The record** (`docs/blocks/nic_entropy.md`, "Context record"): the bitmap (`N` bits), `rr`
+//! as the mask of the entropies up to it (`le`, bit 0 unused: the all-zero record is `rr` 0),
+//! `next_path` (valid + index) and the time of the last periodic reset, `2N + log2 N + 33` bits.
+//! A fresh bitmap is all zeros, so the sweep and an open write zeros.
 //!
-//! **The step** is the stand-alone block's (`entropy_bitmap`), on the record: the periodic
-//! reset, then the ACK's ECN feedback, then the choice. The choice uses the fact that the first
-//! bit the model's scan skips can only be the start `rr + 1` itself: if that bit is clear it is
-//! the answer; otherwise it is cleared and the answer is the first clear bit after it,
-//! circularly within `paths`, or the start when every bit is set. This first design does the
-//! whole step in S3, the loop, on the shell without hold stages (`context_pipe`); moving the
-//! scan out of the loop is the next step (`nic_entropy.md`, "Timing").
+//! **The step** is the stand-alone block's (`entropy_bitmap`): the periodic reset, then the ACK,
+//! then the choice. The choice does not depend on whether the start's bit was set: it is the
+//! first clear bit in range above `rr`, else the first clear bit in range, else the start (every
+//! bit set; the model's scan clears the start and comes back to it). So the loop needs only
+//! `rr` (as a mask, `gt`) and the candidate set, which is known a stage before it: every input
+//! to it is a register or the event right ahead's select of two (`docs/blocks/nic_entropy.md`,
+//! "The loop").
 
 use rust_hdl::prelude::*;
 
-use crate::context_pipe::{ContextPipe, COMPUTE_STAGE};
+use crate::context_pipe_hold::{ContextPipeHold, COMPUTE_STAGE};
 
 /// Event bits carried through the shell: open, ACK in range, ACK out of range, ECN, choose
 /// (bits 0..5), the ACK's entropy (5..21), `paths` (21..37), `now` (37..69).
 pub const EVENT_BITS: usize = 69;
 
-/// Latency: S0..S2, S3, and the output register.
-pub const LATENCY: u32 = COMPUTE_STAGE + 1;
+/// Latency: S0..S2, H1..H3, S3, O1, and the output register.
+pub const LATENCY: u32 = COMPUTE_STAGE + 2;
 
-/// Record bits at `n` paths: the bitmap, `rr`, `next_path`'s valid bit and index, the last
-/// reset's time (the layout `strack_config::context` documents).
+/// Record bits at `n` paths: the bitmap, `rr` as a mask, `next_path`'s valid bit and index, the
+/// last reset's time (the layout `strack_config::context` documents).
 pub const fn record_bits(n: usize) -> usize {
-    n + 2 * n.trailing_zeros() as usize + 1 + 32
+    2 * n + n.trailing_zeros() as usize + 1 + 32
 }
 
 /// See the module documentation. `N` = `max_paths`, `L` = `log2 N`, `D` = [`record_bits`]`(N)`.
@@ -43,7 +47,7 @@ pub const fn record_bits(n: usize) -> usize {
 pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
     pub clock: Signal<In, Clock>,
 
-    /// Drop the events in S1 and S2, sweep every connection to a fresh bitmap.
+    /// Drop the events in flight before S3, sweep every connection to a fresh bitmap.
     pub s_reset: Signal<In, Bit>,
     /// An event is offered; taken when `s_ready`.
     pub s_valid: Signal<In, Bit>,
@@ -102,8 +106,21 @@ pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
     cfg_eight: Constant<Bits<16>>,
     cfg_ones: Constant<Bits<N>>,
     cfg_bit0: Constant<Bits<N>>,
+    cfg_not0: Constant<Bits<N>>,
+    cfg_top: Constant<Bits<N>>,
     cfg_one16: Constant<Bits<16>>,
     cfg_zero_rec: Constant<Bits<D>>,
+    /// The lowest quarter of the entropies; the quarters from the second, third and fourth up;
+    /// the quarters' offsets.
+    cfg_q: Constant<Bits<N>>,
+    /// The bit just above the lowest quarter: a quarter's chain borrows into it when empty.
+    cfg_qtop: Constant<Bits<N>>,
+    cfg_m1: Constant<Bits<N>>,
+    cfg_m2: Constant<Bits<N>>,
+    cfg_m3: Constant<Bits<N>>,
+    cfg_o1: Constant<Bits<16>>,
+    cfg_o2: Constant<Bits<16>>,
+    cfg_o3: Constant<Bits<16>>,
     /// `cfg_sel<k>`: the entropies whose index has bit `k` set (the one-hot encoder's masks).
     cfg_sel0: Constant<Bits<N>>,
     cfg_sel1: Constant<Bits<N>>,
@@ -117,15 +134,76 @@ pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
     cfg_sel9: Constant<Bits<N>>,
     cfg_sel10: Constant<Bits<N>>,
     cfg_sel11: Constant<Bits<N>>,
-    /// Record offsets: `rr`, `next_path`'s valid bit and index, the last reset's time.
-    cfg_off_rr: Constant<Bits<16>>,
+    /// Record offsets: `le`, `next_path`'s valid bit and index, the last reset's time.
+    cfg_off_le: Constant<Bits<16>>,
     cfg_off_nv: Constant<Bits<16>>,
     cfg_off_np: Constant<Bits<16>>,
     cfg_off_lrt: Constant<Bits<16>>,
 
-    pipe: ContextPipe<D, EVENT_BITS>,
+    pipe: ContextPipeHold<D, EVENT_BITS>,
 
-    // The output registers.
+    // `r2_*`, `r3_*`: the event entering H2, H3; `q_*`: entering S3 (the loop's inputs);
+    // `l_gt`: the loop; `f_wrapclr`: the event in S3 the cycle before cleared bit 0 (its start,
+    // wrapped); `o1_*`: entering O1; `out_*`: the output registers.
+    r2_open: DFF<Bit>,
+    r2_ack_ok: DFF<Bit>,
+    r2_ack_bad: DFF<Bit>,
+    r2_ecn: DFF<Bit>,
+    r2_choose: DFF<Bit>,
+    r2_ack_e: DFF<Bits<16>>,
+    r2_paths: DFF<Bits<16>>,
+    r2_now: DFF<Bits<32>>,
+    r2_eq1: DFF<Bit>,
+    r2_eq2: DFF<Bit>,
+    r2_lrt: DFF<Bits<32>>,
+    r3_open: DFF<Bit>,
+    r3_ack_ok: DFF<Bit>,
+    r3_ack_bad: DFF<Bit>,
+    r3_ecn: DFF<Bit>,
+    r3_choose: DFF<Bit>,
+    r3_ack_e: DFF<Bits<16>>,
+    r3_paths: DFF<Bits<16>>,
+    r3_now: DFF<Bits<32>>,
+    r3_eq1: DFF<Bit>,
+    r3_glrt: DFF<Bits<32>>,
+    r3_cg: DFF<Bit>,
+    r3_cf: DFF<Bit>,
+    r3_c0: DFF<Bit>,
+    r3_pm: DFF<Bits<N>>,
+    r3_set: DFF<Bits<N>>,
+    r3_clr: DFF<Bits<N>>,
+    q_open: DFF<Bit>,
+    q_choose: DFF<Bit>,
+    q_scan: DFF<Bit>,
+    q_usenp: DFF<Bit>,
+    q_reset: DFF<Bit>,
+    q_ack_bad: DFF<Bit>,
+    q_paths: DFF<Bits<16>>,
+    q_np1: DFF<Bits<16>>,
+    q_nv1: DFF<Bit>,
+    q_lrt1: DFF<Bits<32>>,
+    q_cand: DFF<Bits<N>>,
+    q_cand0w: DFF<Bit>,
+    q_bm1: DFF<Bits<N>>,
+    q_bm10w: DFF<Bit>,
+    q_npt: DFF<Bits<N>>,
+    q_pm: DFF<Bits<N>>,
+    l_gt: DFF<Bits<N>>,
+    f_wrapclr: DFF<Bit>,
+    o1_valid: DFF<Bit>,
+    o1_bad: DFF<Bit>,
+    o1_conn: DFF<Bits<16>>,
+    o1_opened: DFF<Bit>,
+    o1_usenp: DFF<Bit>,
+    o1_scan: DFF<Bit>,
+    o1_np: DFF<Bits<16>>,
+    o1_gt: DFF<Bits<N>>,
+    o1_s: DFF<Bits<N>>,
+    o1_bm1: DFF<Bits<N>>,
+    o1_has: DFF<Bit>,
+    o1_reset: DFF<Bit>,
+    o1_ack_bad: DFF<Bit>,
+    o1_paths: DFF<Bits<16>>,
     out_valid: DFF<Bit>,
     out_bad: DFF<Bit>,
     out_conn: DFF<Bits<16>>,
@@ -140,51 +218,76 @@ pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
     out_ack_ignored: DFF<Bit>,
     cnt_bad: DFF<Bits<32>>,
 
-    // S0.
     paths: Signal<Local, Bits<16>>,
     ack_ok: Signal<Local, Bit>,
     ev: Signal<Local, Bits<EVENT_BITS>>,
-    // S3: the event and the record.
-    e_open: Signal<Local, Bit>,
-    e_ack_ok: Signal<Local, Bit>,
-    e_ack_bad: Signal<Local, Bit>,
-    e_ecn: Signal<Local, Bit>,
-    e_choose: Signal<Local, Bit>,
-    e_ack_e: Signal<Local, Bits<16>>,
-    e_paths: Signal<Local, Bits<16>>,
-    e_now: Signal<Local, Bits<32>>,
-    r_bm: Signal<Local, Bits<N>>,
-    r_rr: Signal<Local, Bits<16>>,
-    r_nv: Signal<Local, Bit>,
-    r_np: Signal<Local, Bits<16>>,
-    r_lrt: Signal<Local, Bits<32>>,
-    // S3: the step.
-    do_reset: Signal<Local, Bit>,
-    ack_oh: Signal<Local, Bits<N>>,
-    bm1: Signal<Local, Bits<N>>,
+    d_oh: Signal<Local, Bits<N>>,
+    t_bm: Signal<Local, Bits<N>>,
+    t_le: Signal<Local, Bits<N>>,
+    t_nv: Signal<Local, Bit>,
+    t_np: Signal<Local, Bits<16>>,
+    k_lrt: Signal<Local, Bits<32>>,
+    g_lrt: Signal<Local, Bits<32>>,
+    e_reset: Signal<Local, Bit>,
+    lrt_in: Signal<Local, Bits<32>>,
+    src_bm: Signal<Local, Bits<N>>,
+    bm1_h: Signal<Local, Bits<N>>,
+    nv_in: Signal<Local, Bit>,
+    np_in: Signal<Local, Bits<16>>,
     nv1: Signal<Local, Bit>,
     np1: Signal<Local, Bits<16>>,
-    lrt1: Signal<Local, Bits<32>>,
-    pm: Signal<Local, Bits<N>>,
-    gt: Signal<Local, Bits<N>>,
-    nowrap: Signal<Local, Bit>,
-    s_oh: Signal<Local, Bits<N>>,
+    gt_in: Signal<Local, Bits<N>>,
+    wc: Signal<Local, Bit>,
     cand: Signal<Local, Bits<N>>,
-    hi: Signal<Local, Bits<N>>,
-    lo: Signal<Local, Bits<N>>,
-    hit_hi: Signal<Local, Bit>,
-    hit_lo: Signal<Local, Bit>,
-    res_oh: Signal<Local, Bits<N>>,
-    start_set: Signal<Local, Bit>,
-    res_idx: Signal<Local, Bits<16>>,
-    s_idx: Signal<Local, Bits<16>>,
-    use_np: Signal<Local, Bit>,
-    scan: Signal<Local, Bit>,
-    bm2: Signal<Local, Bits<N>>,
-    rr2: Signal<Local, Bits<16>>,
-    nv2: Signal<Local, Bit>,
+    bm1: Signal<Local, Bits<N>>,
+    x: Signal<Local, Bits<N>>,
+    y0: Signal<Local, Bits<N>>,
+    y1: Signal<Local, Bits<N>>,
+    y2: Signal<Local, Bits<N>>,
+    y3: Signal<Local, Bits<N>>,
+    a0: Signal<Local, Bit>,
+    a1: Signal<Local, Bit>,
+    a2: Signal<Local, Bit>,
+    a3: Signal<Local, Bit>,
+    u: Signal<Local, Bits<N>>,
+    hit: Signal<Local, Bit>,
+    z0: Signal<Local, Bits<N>>,
+    z1: Signal<Local, Bits<N>>,
+    z2: Signal<Local, Bits<N>>,
+    z3: Signal<Local, Bits<N>>,
+    b0: Signal<Local, Bit>,
+    b1: Signal<Local, Bit>,
+    b2: Signal<Local, Bit>,
+    b3: Signal<Local, Bit>,
+    lt: Signal<Local, Bits<N>>,
+    has: Signal<Local, Bit>,
+    nowrap: Signal<Local, Bit>,
+    dy0: Signal<Local, Bits<N>>,
+    dy1: Signal<Local, Bits<N>>,
+    dy2: Signal<Local, Bits<N>>,
+    dy3: Signal<Local, Bits<N>>,
+    dz0: Signal<Local, Bits<N>>,
+    dz1: Signal<Local, Bits<N>>,
+    dz2: Signal<Local, Bits<N>>,
+    dz3: Signal<Local, Bits<N>>,
+    w: Signal<Local, Bits<N>>,
+    dw0: Signal<Local, Bits<N>>,
+    dw1: Signal<Local, Bits<N>>,
+    dw2: Signal<Local, Bits<N>>,
+    dw3: Signal<Local, Bits<N>>,
+    st: Signal<Local, Bits<N>>,
+    s_oh: Signal<Local, Bits<N>>,
+    s_hi: Signal<Local, Bits<N>>,
+    gtn: Signal<Local, Bits<N>>,
+    bm_next: Signal<Local, Bits<N>>,
     next: Signal<Local, Bits<D>>,
-    step: Signal<Local, Bit>,
+    fnb: Signal<Local, Bits<N>>,
+    fnv: Signal<Local, Bit>,
+    fnp: Signal<Local, Bits<16>>,
+    ans: Signal<Local, Bits<N>>,
+    ans_idx: Signal<Local, Bits<16>>,
+    start_set: Signal<Local, Bit>,
+    s_idx: Signal<Local, Bits<16>>,
 }
 
 impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
@@ -195,6 +298,14 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
         assert_eq!(D, record_bits(N));
         let c16 = |v: usize| Constant::new(bits::<16>(v as u64));
         let sel = |k: usize| Constant::new(crate::index_bit_mask::<N>(k));
+        let range = |lo: usize, hi: usize| {
+            let mut m = Bits::<N>::default();
+            for i in lo..hi {
+                m = m.replace_bit(i, true);
+            }
+            Constant::new(m)
+        };
+        let q = N / 4;
         NicEntropyRtl {
             clock: Default::default(),
             s_reset: Default::default(),
@@ -228,9 +339,19 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
             cfg_four: Constant::new(bits(4)),
             cfg_eight: c16(8),
             cfg_ones: Constant::new(Bits::<N>::mask()),
-            cfg_bit0: Constant::new(Bits::<N>::default().replace_bit(0, true)),
+            cfg_bit0: range(0, 1),
+            cfg_not0: range(1, N),
+            cfg_top: range(N - 1, N),
             cfg_one16: c16(1),
             cfg_zero_rec: Constant::new(Bits::<D>::default()),
+            cfg_q: range(0, q),
+            cfg_qtop: range(q, q + 1),
+            cfg_m1: range(q, N),
+            cfg_m2: range(2 * q, N),
+            cfg_m3: range(3 * q, N),
+            cfg_o1: c16(q),
+            cfg_o2: c16(2 * q),
+            cfg_o3: c16(3 * q),
             cfg_sel0: sel(0),
             cfg_sel1: sel(1),
             cfg_sel2: sel(2),
@@ -243,11 +364,70 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
             cfg_sel9: sel(9),
             cfg_sel10: sel(10),
             cfg_sel11: sel(11),
-            cfg_off_rr: c16(N),
-            cfg_off_nv: c16(N + L),
-            cfg_off_np: c16(N + L + 1),
-            cfg_off_lrt: c16(N + 2 * L + 1),
-            pipe: ContextPipe::new(conns, Bits::<D>::default(), no_forward),
+            cfg_off_le: c16(N),
+            cfg_off_nv: c16(2 * N),
+            cfg_off_np: c16(2 * N + 1),
+            cfg_off_lrt: c16(2 * N + 1 + L),
+            pipe: ContextPipeHold::new(conns, Bits::<D>::default(), no_forward),
+            r2_open: Default::default(),
+            r2_ack_ok: Default::default(),
+            r2_ack_bad: Default::default(),
+            r2_ecn: Default::default(),
+            r2_choose: Default::default(),
+            r2_ack_e: Default::default(),
+            r2_paths: Default::default(),
+            r2_now: Default::default(),
+            r2_eq1: Default::default(),
+            r2_eq2: Default::default(),
+            r2_lrt: Default::default(),
+            r3_open: Default::default(),
+            r3_ack_ok: Default::default(),
+            r3_ack_bad: Default::default(),
+            r3_ecn: Default::default(),
+            r3_choose: Default::default(),
+            r3_ack_e: Default::default(),
+            r3_paths: Default::default(),
+            r3_now: Default::default(),
+            r3_eq1: Default::default(),
+            r3_glrt: Default::default(),
+            r3_cg: Default::default(),
+            r3_cf: Default::default(),
+            r3_c0: Default::default(),
+            r3_pm: Default::default(),
+            r3_set: Default::default(),
+            r3_clr: Default::default(),
+            q_open: Default::default(),
+            q_choose: Default::default(),
+            q_scan: Default::default(),
+            q_usenp: Default::default(),
+            q_reset: Default::default(),
+            q_ack_bad: Default::default(),
+            q_paths: Default::default(),
+            q_np1: Default::default(),
+            q_nv1: Default::default(),
+            q_lrt1: Default::default(),
+            q_cand: Default::default(),
+            q_cand0w: Default::default(),
+            q_bm1: Default::default(),
+            q_bm10w: Default::default(),
+            q_npt: Default::default(),
+            q_pm: Default::default(),
+            l_gt: Default::default(),
+            f_wrapclr: Default::default(),
+            o1_valid: Default::default(),
+            o1_bad: Default::default(),
+            o1_conn: Default::default(),
+            o1_opened: Default::default(),
+            o1_usenp: Default::default(),
+            o1_scan: Default::default(),
+            o1_np: Default::default(),
+            o1_gt: Default::default(),
+            o1_s: Default::default(),
+            o1_bm1: Default::default(),
+            o1_has: Default::default(),
+            o1_reset: Default::default(),
+            o1_ack_bad: Default::default(),
+            o1_paths: Default::default(),
             out_valid: Default::default(),
             out_bad: Default::default(),
             out_conn: Default::default(),
@@ -264,45 +444,73 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
             paths: Default::default(),
             ack_ok: Default::default(),
             ev: Default::default(),
-            e_open: Default::default(),
-            e_ack_ok: Default::default(),
-            e_ack_bad: Default::default(),
-            e_ecn: Default::default(),
-            e_choose: Default::default(),
-            e_ack_e: Default::default(),
-            e_paths: Default::default(),
-            e_now: Default::default(),
-            r_bm: Default::default(),
-            r_rr: Default::default(),
-            r_nv: Default::default(),
-            r_np: Default::default(),
-            r_lrt: Default::default(),
-            do_reset: Default::default(),
-            ack_oh: Default::default(),
-            bm1: Default::default(),
+            d_oh: Default::default(),
+            t_bm: Default::default(),
+            t_le: Default::default(),
+            t_nv: Default::default(),
+            t_np: Default::default(),
+            k_lrt: Default::default(),
+            g_lrt: Default::default(),
+            e_reset: Default::default(),
+            lrt_in: Default::default(),
+            src_bm: Default::default(),
+            bm1_h: Default::default(),
+            nv_in: Default::default(),
+            np_in: Default::default(),
             nv1: Default::default(),
             np1: Default::default(),
-            lrt1: Default::default(),
-            pm: Default::default(),
-            gt: Default::default(),
-            nowrap: Default::default(),
-            s_oh: Default::default(),
+            gt_in: Default::default(),
+            wc: Default::default(),
             cand: Default::default(),
-            hi: Default::default(),
-            lo: Default::default(),
-            hit_hi: Default::default(),
-            hit_lo: Default::default(),
-            res_oh: Default::default(),
-            start_set: Default::default(),
-            res_idx: Default::default(),
-            s_idx: Default::default(),
-            use_np: Default::default(),
-            scan: Default::default(),
-            bm2: Default::default(),
-            rr2: Default::default(),
-            nv2: Default::default(),
+            bm1: Default::default(),
+            x: Default::default(),
+            y0: Default::default(),
+            y1: Default::default(),
+            y2: Default::default(),
+            y3: Default::default(),
+            a0: Default::default(),
+            a1: Default::default(),
+            a2: Default::default(),
+            a3: Default::default(),
+            u: Default::default(),
+            hit: Default::default(),
+            z0: Default::default(),
+            z1: Default::default(),
+            z2: Default::default(),
+            z3: Default::default(),
+            b0: Default::default(),
+            b1: Default::default(),
+            b2: Default::default(),
+            b3: Default::default(),
+            lt: Default::default(),
+            has: Default::default(),
+            nowrap: Default::default(),
+            dy0: Default::default(),
+            dy1: Default::default(),
+            dy2: Default::default(),
+            dy3: Default::default(),
+            dz0: Default::default(),
+            dz1: Default::default(),
+            dz2: Default::default(),
+            dz3: Default::default(),
+            w: Default::default(),
+            dw0: Default::default(),
+            dw1: Default::default(),
+            dw2: Default::default(),
+            dw3: Default::default(),
+            st: Default::default(),
+            s_oh: Default::default(),
+            s_hi: Default::default(),
+            gtn: Default::default(),
+            bm_next: Default::default(),
             next: Default::default(),
-            step: Default::default(),
+            fnb: Default::default(),
+            fnv: Default::default(),
+            fnp: Default::default(),
+            ans: Default::default(),
+            ans_idx: Default::default(),
+            start_set: Default::default(),
+            s_idx: Default::default(),
         }
     }
 }
@@ -313,6 +521,65 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
         dff_setup!(
             self,
             clock,
+            r2_open,
+            r2_ack_ok,
+            r2_ack_bad,
+            r2_ecn,
+            r2_choose,
+            r2_ack_e,
+            r2_paths,
+            r2_now,
+            r2_eq1,
+            r2_eq2,
+            r2_lrt,
+            r3_open,
+            r3_ack_ok,
+            r3_ack_bad,
+            r3_ecn,
+            r3_choose,
+            r3_ack_e,
+            r3_paths,
+            r3_now,
+            r3_eq1,
+            r3_glrt,
+            r3_cg,
+            r3_cf,
+            r3_c0,
+            r3_pm,
+            r3_set,
+            r3_clr,
+            q_open,
+            q_choose,
+            q_scan,
+            q_usenp,
+            q_reset,
+            q_ack_bad,
+            q_paths,
+            q_np1,
+            q_nv1,
+            q_lrt1,
+            q_cand,
+            q_cand0w,
+            q_bm1,
+            q_bm10w,
+            q_npt,
+            q_pm,
+            l_gt,
+            f_wrapclr,
+            o1_valid,
+            o1_bad,
+            o1_conn,
+            o1_opened,
+            o1_usenp,
+            o1_scan,
+            o1_np,
+            o1_gt,
+            o1_s,
+            o1_bm1,
+            o1_has,
+            o1_reset,
+            o1_ack_bad,
+            o1_paths,
             out_valid,
             out_bad,
             out_conn,
@@ -345,8 +612,7 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
         self.m_ack_ignored.next = self.out_ack_ignored.q.val();
         self.status_bad_entropy_count.next = self.cnt_bad.q.val();
 
-        // ---- S0: the event in the loop's form. paths = max(8, min(N, 2 * cwnd_packets))
-        // without overflow.
+        // ---- S0: paths = max(8, min(N, 2 * cwnd_packets)) without overflow; the ACK checked.
         if self.s_cwnd_packets.val() >= self.cfg_half_paths.val() {
             self.paths.next = self.cfg_max_paths.val();
         } else if self.s_cwnd_packets.val() <= self.cfg_four.val() {
@@ -378,247 +644,455 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
         self.pipe.s_id.next = self.s_conn.val();
         self.pipe.s_event.next = self.ev.val();
 
-        // ---- S3: the step on the record as every event before it left it.
-        self.e_open.next = self.pipe.m_event.val().get_bit(0);
-        self.e_ack_ok.next = self.pipe.m_event.val().get_bit(1);
-        self.e_ack_bad.next = self.pipe.m_event.val().get_bit(2);
-        self.e_ecn.next = self.pipe.m_event.val().get_bit(3);
-        self.e_choose.next = self.pipe.m_event.val().get_bit(4);
-        self.e_ack_e.next = self.pipe.m_event.val().get_bits::<16>(5);
-        self.e_paths.next = self.pipe.m_event.val().get_bits::<16>(21);
-        self.e_now.next = self.pipe.m_event.val().get_bits::<32>(37);
-        self.r_bm.next = self.pipe.m_record.val().get_bits::<N>(0);
-        self.r_rr.next = bit_cast::<16, L>(
-            self.pipe
-                .m_record
-                .val()
-                .get_bits::<L>(self.cfg_off_rr.val().index()),
-        );
-        self.r_nv.next = self
+        // ---- H1: the event's fields, and whether the event right ahead has its connection.
+        self.r2_open.d.next = self.pipe.h_event.val().get_bit(0);
+        self.r2_ack_ok.d.next = self.pipe.h_event.val().get_bit(1);
+        self.r2_ack_bad.d.next = self.pipe.h_event.val().get_bit(2);
+        self.r2_ecn.d.next = self.pipe.h_event.val().get_bit(3);
+        self.r2_choose.d.next = self.pipe.h_event.val().get_bit(4);
+        self.r2_ack_e.d.next = self.pipe.h_event.val().get_bits::<16>(5);
+        self.r2_paths.d.next = self.pipe.h_event.val().get_bits::<16>(21);
+        self.r2_now.d.next = self.pipe.h_event.val().get_bits::<32>(37);
+        self.r2_eq1.d.next = self.pipe.h_eq1.val();
+        self.r2_eq2.d.next = self.pipe.h_eq2.val();
+        // The last periodic reset as the events 3 or more ahead left it: the snapshot's, or
+        // the event 3 ahead's (in S3 now) when it has the connection. It moves with the event
+        // through H1..H3, each stage taking the one in S3 if it had the connection, so that
+        // the reset's compares are made a stage before the bitmap needs their answer.
+        self.k_lrt.next = self
             .pipe
-            .m_record
-            .val()
-            .get_bit(self.cfg_off_nv.val().index());
-        self.r_np.next = bit_cast::<16, L>(
-            self.pipe
-                .m_record
-                .val()
-                .get_bits::<L>(self.cfg_off_np.val().index()),
-        );
-        self.r_lrt.next = self
-            .pipe
-            .m_record
+            .h_record
             .val()
             .get_bits::<32>(self.cfg_off_lrt.val().index());
-
-        // The periodic reset, then the ACK (the model's order within a step).
-        self.do_reset.next = self.cfg_reset_interval.val().any()
-            & ((self.e_now.val() - self.r_lrt.val()) >= self.cfg_reset_interval.val());
-        self.bm1.next = self.r_bm.val();
-        self.lrt1.next = self.r_lrt.val();
-        if self.do_reset.val() {
-            self.bm1.next = 0.into();
-            self.lrt1.next = self.e_now.val();
+        if self.pipe.h_eq3.val() {
+            self.k_lrt.next = self.q_lrt1.q.val();
+            if self.q_open.q.val() {
+                self.k_lrt.next = 0.into();
+            }
         }
-        self.ack_oh.next = self.cfg_bit0.val() << self.e_ack_e.val();
-        self.nv1.next = self.r_nv.val();
-        self.np1.next = self.r_np.val();
-        if self.e_ack_ok.val() {
-            if self.e_ecn.val() {
-                self.bm1.next = self.bm1.val() | self.ack_oh.val();
-                self.nv1.next = false;
+        self.r2_lrt.d.next = self.k_lrt.val();
+
+        // ---- H2: the scan range and the ACK as masks.
+        self.r3_open.d.next = self.r2_open.q.val();
+        self.r3_ack_ok.d.next = self.r2_ack_ok.q.val();
+        self.r3_ack_bad.d.next = self.r2_ack_bad.q.val();
+        self.r3_ecn.d.next = self.r2_ecn.q.val();
+        self.r3_choose.d.next = self.r2_choose.q.val();
+        self.r3_ack_e.d.next = self.r2_ack_e.q.val();
+        self.r3_paths.d.next = self.r2_paths.q.val();
+        self.r3_now.d.next = self.r2_now.q.val();
+        self.r3_eq1.d.next = self.r2_eq1.q.val();
+        // The last reset as the events 2 or more ahead left it (the event 2 ahead is in S3
+        // now), and the periodic reset's three answers: against it, against the time of the
+        // event right ahead (in H3 now; H3 picks it if that event resets) and against 0 (if
+        // that event is an open).
+        self.g_lrt.next = self.r2_lrt.q.val();
+        if self.r2_eq2.q.val() {
+            self.g_lrt.next = self.q_lrt1.q.val();
+            if self.q_open.q.val() {
+                self.g_lrt.next = 0.into();
+            }
+        }
+        self.r3_glrt.d.next = self.g_lrt.val();
+        self.r3_cg.d.next = self.cfg_reset_interval.val().any()
+            & ((self.r2_now.q.val() - self.g_lrt.val()) >= self.cfg_reset_interval.val());
+        self.r3_cf.d.next = self.cfg_reset_interval.val().any()
+            & ((self.r2_now.q.val() - self.r3_now.q.val()) >= self.cfg_reset_interval.val());
+        self.r3_c0.d.next = self.cfg_reset_interval.val().any()
+            & (self.r2_now.q.val() >= self.cfg_reset_interval.val());
+        self.r3_pm.d.next = !(self.cfg_ones.val() << self.r2_paths.q.val());
+        self.d_oh.next = self.cfg_bit0.val() << self.r2_ack_e.q.val();
+        self.r3_set.d.next = 0.into();
+        self.r3_clr.d.next = 0.into();
+        if self.r2_ack_ok.q.val() {
+            if self.r2_ecn.q.val() {
+                self.r3_set.d.next = self.d_oh.val();
             } else {
-                self.bm1.next = self.bm1.val() & !self.ack_oh.val();
-                self.nv1.next = true;
-                self.np1.next = self.e_ack_e.val();
+                self.r3_clr.d.next = self.d_oh.val();
             }
         }
 
-        // The scan: the start is rr + 1 (the lowest bit of `gt`, the entropies above rr) when
-        // it is below paths, else 0; the candidates are the clear bits in range, after rr
-        // (`hi`) and up to it (`lo`); the answer is the first of `hi`, else of `lo`, else the
-        // start (every bit set: the start, cleared, is the only clear bit).
-        self.pm.next = !(self.cfg_ones.val() << self.e_paths.val());
-        self.gt.next = (self.cfg_ones.val() << self.r_rr.val()) << self.cfg_one16.val();
-        self.nowrap.next = (self.gt.val() & self.pm.val()).any();
+        // ---- S3 (the loop), first the parts the event in H3 reads: this event's mask of the
+        // entropies above rr (`gt_in`: the loop's register, loaded with the mask the event
+        // ahead made when it had the connection, else with the record's) and the bits it clears.
+        self.gt_in.next = self.l_gt.q.val();
+        // The event right ahead cleared bit 0 (its start, wrapped): the variants made in H3.
+        self.wc.next = self.pipe.m_hit1.val() & self.f_wrapclr.q.val();
+        self.cand.next = self.q_cand.q.val();
+        self.bm1.next = self.q_bm1.q.val();
+        if self.wc.val() {
+            self.cand.next = self.cand.val().replace_bit(0, self.q_cand0w.q.val());
+            self.bm1.next = self.bm1.val().replace_bit(0, self.q_bm10w.q.val());
+        }
+        // The start above bit 0 (`rr + 1`, when below paths; the lowest bit of `gt_in` in
+        // range), without the wide reduction that tells whether it wrapped to 0.
+        self.s_hi.next =
+            self.gt_in.val() & !(self.gt_in.val() << self.cfg_one16.val()) & self.q_pm.q.val();
+        // What this event leaves for the event behind it in H3 (bit 0's clear aside).
+        self.fnb.next = self.bm1.val();
+        if self.q_scan.q.val() {
+            self.fnb.next = self.bm1.val() & !self.s_hi.val();
+        }
+        self.fnv.next = self.q_nv1.q.val() & !self.q_usenp.q.val();
+        self.fnp.next = self.q_np1.q.val();
+        if self.q_open.q.val() {
+            self.fnb.next = 0.into();
+            self.fnv.next = false;
+            self.fnp.next = 0.into();
+        }
+
+        // ---- H3: the loop's inputs. The record as the events 2 or more ahead left it
+        // (`t_record`), and, when the event right ahead (in S3 now) has the connection, what it
+        // does to it: an open's fresh record, its periodic reset, its bitmap (its start's bit
+        // cleared), its `next_path`.
+        self.t_bm.next = self.pipe.t_record.val().get_bits::<N>(0);
+        self.t_le.next = self
+            .pipe
+            .t_record
+            .val()
+            .get_bits::<N>(self.cfg_off_le.val().index());
+        self.t_nv.next = self
+            .pipe
+            .t_record
+            .val()
+            .get_bit(self.cfg_off_nv.val().index());
+        self.t_np.next = bit_cast::<16, L>(
+            self.pipe
+                .t_record
+                .val()
+                .get_bits::<L>(self.cfg_off_np.val().index()),
+        );
+        // The periodic reset: the last reset as the event ahead leaves it is its own register
+        // (its time if it reset, the record's otherwise) or 0 (an open); the compares were made
+        // in H2, and its registered flags pick one.
+        self.e_reset.next = self.r3_cg.q.val();
+        self.lrt_in.next = self.r3_glrt.q.val();
+        self.src_bm.next = self.t_bm.val();
+        self.nv_in.next = self.t_nv.val();
+        self.np_in.next = self.t_np.val();
+        if self.r3_eq1.q.val() {
+            if self.q_open.q.val() {
+                self.e_reset.next = self.r3_c0.q.val();
+                self.lrt_in.next = 0.into();
+            } else {
+                if self.q_reset.q.val() {
+                    self.e_reset.next = self.r3_cf.q.val();
+                }
+                self.lrt_in.next = self.q_lrt1.q.val();
+            }
+            self.src_bm.next = self.fnb.val();
+            self.nv_in.next = self.fnv.val();
+            self.np_in.next = self.fnp.val();
+        }
+        // Reset, then the ACK.
+        self.bm1_h.next = self.r3_set.q.val() | (self.src_bm.val() & !self.r3_clr.q.val());
+        if self.e_reset.val() {
+            self.bm1_h.next = self.r3_set.q.val();
+        }
+        self.nv1.next = self.nv_in.val();
+        self.np1.next = self.np_in.val();
+        if self.r3_ack_ok.q.val() {
+            self.nv1.next = !self.r3_ecn.q.val();
+            if !self.r3_ecn.q.val() {
+                self.np1.next = self.r3_ack_e.q.val();
+            }
+        }
+        self.q_open.d.next = self.r3_open.q.val();
+        self.q_choose.d.next = self.r3_choose.q.val();
+        self.q_scan.d.next = self.r3_choose.q.val() & !self.nv1.val();
+        self.q_usenp.d.next = self.r3_choose.q.val() & self.nv1.val();
+        self.q_reset.d.next = self.e_reset.val();
+        self.q_ack_bad.d.next = self.r3_ack_bad.q.val();
+        self.q_paths.d.next = self.r3_paths.q.val();
+        self.q_np1.d.next = self.np1.val();
+        self.q_nv1.d.next = self.nv1.val();
+        self.q_lrt1.d.next = self.lrt_in.val();
+        if self.e_reset.val() {
+            self.q_lrt1.d.next = self.r3_now.q.val();
+        }
+        self.q_bm1.d.next = self.bm1_h.val();
+        self.q_cand.d.next = !self.bm1_h.val() & self.r3_pm.q.val();
+        // Bit 0 if the event ahead's start wraps to 0 and is cleared (known only in its S3).
+        self.q_bm10w.d.next = (self.r3_set.q.val() & self.cfg_bit0.val()).any();
+        self.q_cand0w.d.next = !(self.r3_set.q.val() & self.cfg_bit0.val()).any();
+        self.q_npt.d.next = (self.cfg_ones.val() << self.np1.val()) << self.cfg_one16.val();
+        self.q_pm.d.next = self.r3_pm.q.val();
+
+        // ---- S3, the loop: the first candidate above rr (`x`), else the first candidate
+        // (`cand`), else the start. Each as four quarter-width carry chains side by side,
+        // `!(y ^ (y - 1))` being the entropies above `y`'s lowest bit (0 when `y` is 0); a
+        // quarter's result is joined with the quarters below by one gate per entropy.
+        self.x.next = self.cand.val() & self.gt_in.val();
+        self.y0.next = self.x.val() & self.cfg_q.val();
+        self.y1.next = (self.x.val() >> self.cfg_o1.val()) & self.cfg_q.val();
+        self.y2.next = (self.x.val() >> self.cfg_o2.val()) & self.cfg_q.val();
+        self.y3.next = (self.x.val() >> self.cfg_o3.val()) & self.cfg_q.val();
+        // A quarter is empty when its chain borrows out (into the bit above it): the flag comes
+        // off the chain, not from a reduction beside it.
+        self.dy0.next = self.y0.val() - self.cfg_bit0.val();
+        self.dy1.next = self.y1.val() - self.cfg_bit0.val();
+        self.dy2.next = self.y2.val() - self.cfg_bit0.val();
+        self.dy3.next = self.y3.val() - self.cfg_bit0.val();
+        self.a0.next = !(self.dy0.val() & self.cfg_qtop.val()).any();
+        self.a1.next = !(self.dy1.val() & self.cfg_qtop.val()).any();
+        self.a2.next = !(self.dy2.val() & self.cfg_qtop.val()).any();
+        self.a3.next = !(self.dy3.val() & self.cfg_qtop.val()).any();
+        self.u.next = (!(self.y0.val() ^ self.dy0.val()) & self.cfg_q.val())
+            | ((!(self.y1.val() ^ self.dy1.val()) & self.cfg_q.val()) << self.cfg_o1.val())
+            | ((!(self.y2.val() ^ self.dy2.val()) & self.cfg_q.val()) << self.cfg_o2.val())
+            | ((!(self.y3.val() ^ self.dy3.val()) & self.cfg_q.val()) << self.cfg_o3.val());
+        if self.a0.val() {
+            self.u.next = self.u.val() | self.cfg_m1.val();
+        }
+        if self.a0.val() | self.a1.val() {
+            self.u.next = self.u.val() | self.cfg_m2.val();
+        }
+        if self.a0.val() | self.a1.val() | self.a2.val() {
+            self.u.next = self.u.val() | self.cfg_m3.val();
+        }
+        self.hit.next = self.a0.val() | self.a1.val() | self.a2.val() | self.a3.val();
+        self.z0.next = self.cand.val() & self.cfg_q.val();
+        self.z1.next = (self.cand.val() >> self.cfg_o1.val()) & self.cfg_q.val();
+        self.z2.next = (self.cand.val() >> self.cfg_o2.val()) & self.cfg_q.val();
+        self.z3.next = (self.cand.val() >> self.cfg_o3.val()) & self.cfg_q.val();
+        self.dz0.next = self.z0.val() - self.cfg_bit0.val();
+        self.dz1.next = self.z1.val() - self.cfg_bit0.val();
+        self.dz2.next = self.z2.val() - self.cfg_bit0.val();
+        self.dz3.next = self.z3.val() - self.cfg_bit0.val();
+        self.b0.next = !(self.dz0.val() & self.cfg_qtop.val()).any();
+        self.b1.next = !(self.dz1.val() & self.cfg_qtop.val()).any();
+        self.b2.next = !(self.dz2.val() & self.cfg_qtop.val()).any();
+        self.b3.next = !(self.dz3.val() & self.cfg_qtop.val()).any();
+        self.lt.next = (!(self.z0.val() ^ self.dz0.val()) & self.cfg_q.val())
+            | ((!(self.z1.val() ^ self.dz1.val()) & self.cfg_q.val()) << self.cfg_o1.val())
+            | ((!(self.z2.val() ^ self.dz2.val()) & self.cfg_q.val()) << self.cfg_o2.val())
+            | ((!(self.z3.val() ^ self.dz3.val()) & self.cfg_q.val()) << self.cfg_o3.val());
+        if self.b0.val() {
+            self.lt.next = self.lt.val() | self.cfg_m1.val();
+        }
+        if self.b0.val() | self.b1.val() {
+            self.lt.next = self.lt.val() | self.cfg_m2.val();
+        }
+        if self.b0.val() | self.b1.val() | self.b2.val() {
+            self.lt.next = self.lt.val() | self.cfg_m3.val();
+        }
+        self.has.next = self.b0.val() | self.b1.val() | self.b2.val() | self.b3.val();
+        // The start: rr + 1 when below paths, else 0; the mask above it.
+        // Whether an entropy above rr is in range, by the same quarter borrows.
+        self.w.next = self.gt_in.val() & self.q_pm.q.val();
+        self.dw0.next = (self.w.val() & self.cfg_q.val()) - self.cfg_bit0.val();
+        self.dw1.next =
+            ((self.w.val() >> self.cfg_o1.val()) & self.cfg_q.val()) - self.cfg_bit0.val();
+        self.dw2.next =
+            ((self.w.val() >> self.cfg_o2.val()) & self.cfg_q.val()) - self.cfg_bit0.val();
+        self.dw3.next =
+            ((self.w.val() >> self.cfg_o3.val()) & self.cfg_q.val()) - self.cfg_bit0.val();
+        self.nowrap.next = !(self.dw0.val() & self.cfg_qtop.val()).any()
+            | !(self.dw1.val() & self.cfg_qtop.val()).any()
+            | !(self.dw2.val() & self.cfg_qtop.val()).any()
+            | !(self.dw3.val() & self.cfg_qtop.val()).any();
+        self.st.next = self.cfg_not0.val();
         self.s_oh.next = self.cfg_bit0.val();
         if self.nowrap.val() {
-            self.s_oh.next = self.gt.val() & !(self.gt.val() << self.cfg_one16.val());
+            self.st.next = self.gt_in.val() << self.cfg_one16.val();
+            self.s_oh.next = self.s_hi.val();
         }
-        self.cand.next = !self.bm1.val() & self.pm.val();
-        self.hi.next = self.cand.val() & self.gt.val();
-        self.lo.next = self.cand.val() & !self.gt.val();
-        self.hit_hi.next = self.hi.val().any();
-        self.hit_lo.next = self.lo.val().any();
-        // `x & !(x - 1)`: the lowest set bit of `x` (0 when `x` is 0).
-        self.res_oh.next = self.s_oh.val();
-        if self.hit_lo.val() {
-            self.res_oh.next = self.lo.val() & !(self.lo.val() - self.cfg_bit0.val());
+        // The loop's next mask: the entropies above the new rr.
+        self.gtn.next = self.gt_in.val();
+        if self.q_usenp.q.val() {
+            self.gtn.next = self.q_npt.q.val();
         }
-        if self.hit_hi.val() {
-            self.res_oh.next = self.hi.val() & !(self.hi.val() - self.cfg_bit0.val());
+        if self.q_scan.q.val() {
+            if self.hit.val() {
+                self.gtn.next = self.u.val();
+            } else if self.has.val() {
+                self.gtn.next = self.lt.val();
+            } else {
+                self.gtn.next = self.st.val();
+            }
         }
-        self.start_set.next = (self.bm1.val() & self.s_oh.val()).any();
-        self.res_idx.next = 0.into();
-        self.s_idx.next = 0.into();
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(0, (self.res_oh.val() & self.cfg_sel0.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(1, (self.res_oh.val() & self.cfg_sel1.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(2, (self.res_oh.val() & self.cfg_sel2.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(3, (self.res_oh.val() & self.cfg_sel3.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(4, (self.res_oh.val() & self.cfg_sel4.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(5, (self.res_oh.val() & self.cfg_sel5.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(6, (self.res_oh.val() & self.cfg_sel6.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(7, (self.res_oh.val() & self.cfg_sel7.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(8, (self.res_oh.val() & self.cfg_sel8.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(9, (self.res_oh.val() & self.cfg_sel9.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(10, (self.res_oh.val() & self.cfg_sel10.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(11, (self.res_oh.val() & self.cfg_sel11.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(0, (self.s_oh.val() & self.cfg_sel0.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(1, (self.s_oh.val() & self.cfg_sel1.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(2, (self.s_oh.val() & self.cfg_sel2.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(3, (self.s_oh.val() & self.cfg_sel3.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(4, (self.s_oh.val() & self.cfg_sel4.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(5, (self.s_oh.val() & self.cfg_sel5.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(6, (self.s_oh.val() & self.cfg_sel6.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(7, (self.s_oh.val() & self.cfg_sel7.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(8, (self.s_oh.val() & self.cfg_sel8.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(9, (self.s_oh.val() & self.cfg_sel9.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(10, (self.s_oh.val() & self.cfg_sel10.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(11, (self.s_oh.val() & self.cfg_sel11.val()).any());
-
-        // The record after the step: `next_path` is used (and spent) when valid; otherwise the
-        // scan's answer becomes rr and its start's bit is cleared.
-        self.use_np.next = self.e_choose.val() & self.nv1.val();
-        self.scan.next = self.e_choose.val() & !self.nv1.val();
-        self.bm2.next = self.bm1.val();
-        self.rr2.next = self.r_rr.val();
-        self.nv2.next = self.nv1.val();
-        if self.use_np.val() {
-            self.rr2.next = self.np1.val();
-            self.nv2.next = false;
+        if self.q_open.q.val() {
+            self.gtn.next = self.cfg_not0.val();
         }
-        if self.scan.val() {
-            self.rr2.next = self.res_idx.val();
-            self.bm2.next = self.bm1.val() & !self.s_oh.val();
+        // The loop's register for the event in H3: this event's new mask if it has the
+        // connection, else its record's (`le` inverted).
+        self.l_gt.d.next = !self.t_le.val() & self.cfg_not0.val();
+        if self.r3_eq1.q.val() {
+            self.l_gt.d.next = self.gtn.val();
         }
-        self.next.next = bit_cast::<D, N>(self.bm2.val())
-            | (bit_cast::<D, L>(bit_cast::<L, 16>(self.rr2.val())) << self.cfg_off_rr.val())
-            | (bit_cast::<D, L>(bit_cast::<L, 16>(self.np1.val())) << self.cfg_off_np.val())
-            | (bit_cast::<D, 32>(self.lrt1.val()) << self.cfg_off_lrt.val());
-        self.next.next = self
-            .next
-            .val()
-            .replace_bit(self.cfg_off_nv.val().index(), self.nv2.val());
-        if self.e_open.val() {
+        self.f_wrapclr.d.next = self.q_scan.q.val() & !self.nowrap.val();
+        // The record after the step (an open's: all zeros).
+        self.bm_next.next = self.bm1.val();
+        if self.q_scan.q.val() {
+            self.bm_next.next = self.bm1.val() & !self.s_oh.val();
+        }
+        self.next.next = bit_cast::<D, N>(self.bm_next.val())
+            | (bit_cast::<D, N>(!self.gtn.val() & self.cfg_not0.val()) << self.cfg_off_le.val())
+            | (bit_cast::<D, L>(bit_cast::<L, 16>(self.q_np1.q.val())) << self.cfg_off_np.val())
+            | (bit_cast::<D, 32>(self.q_lrt1.q.val()) << self.cfg_off_lrt.val());
+        self.next.next = self.next.val().replace_bit(
+            self.cfg_off_nv.val().index(),
+            self.q_nv1.q.val() & !self.q_usenp.q.val(),
+        );
+        if self.q_open.q.val() {
             self.next.next = self.cfg_zero_rec.val();
         }
         self.pipe.s_next.next = self.next.val();
 
-        // ---- The output registers: every field 0 unless its event set it.
-        self.step.next = self.pipe.m_write.val() & !self.e_open.val();
-        self.out_valid.d.next = self.pipe.m_valid.val();
-        self.out_bad.d.next = self.pipe.m_valid.val() & self.pipe.m_bad.val();
-        self.out_conn.d.next = 0.into();
+        self.o1_valid.d.next = self.pipe.m_valid.val();
+        self.o1_bad.d.next = self.pipe.m_valid.val() & self.pipe.m_bad.val();
+        self.o1_conn.d.next = 0.into();
         if self.pipe.m_valid.val() {
-            self.out_conn.d.next = self.pipe.m_id.val();
+            self.o1_conn.d.next = self.pipe.m_id.val();
         }
-        self.out_opened.d.next = self.pipe.m_write.val() & self.e_open.val();
-        self.out_choice_valid.d.next = self.step.val() & self.e_choose.val();
+        self.o1_opened.d.next = self.pipe.m_write.val() & self.q_open.q.val();
+        self.o1_usenp.d.next =
+            self.pipe.m_write.val() & !self.q_open.q.val() & self.q_usenp.q.val();
+        self.o1_scan.d.next = self.pipe.m_write.val() & !self.q_open.q.val() & self.q_scan.q.val();
+        self.o1_np.d.next = self.q_np1.q.val();
+        self.o1_gt.d.next = self.gtn.val();
+        self.o1_s.d.next = self.s_oh.val();
+        // Whether the start's bit was set (it is cleared) is an output only: made in O1.
+        self.o1_bm1.d.next = self.bm1.val();
+        self.o1_has.d.next = self.has.val();
+        self.o1_reset.d.next =
+            self.pipe.m_write.val() & !self.q_open.q.val() & self.q_reset.q.val();
+        self.o1_ack_bad.d.next =
+            self.pipe.m_write.val() & !self.q_open.q.val() & self.q_ack_bad.q.val();
+        self.o1_paths.d.next = self.q_paths.q.val();
+
+        // ---- O1: the choice (the entropy just below the new mask's lowest bit) and the
+        // cleared start as indices, into the output registers; every field 0 unless its event
+        // set it.
+        self.ans.next = !self.o1_gt.q.val()
+            & ((self.o1_gt.q.val() >> self.cfg_one16.val()) | self.cfg_top.val());
+        self.start_set.next = (self.o1_bm1.q.val() & self.o1_s.q.val()).any();
+        self.ans_idx.next = 0.into();
+        self.s_idx.next = 0.into();
+        self.ans_idx.next = self
+            .ans_idx
+            .val()
+            .replace_bit(0, (self.ans.val() & self.cfg_sel0.val()).any());
+        self.ans_idx.next = self
+            .ans_idx
+            .val()
+            .replace_bit(1, (self.ans.val() & self.cfg_sel1.val()).any());
+        self.ans_idx.next = self
+            .ans_idx
+            .val()
+            .replace_bit(2, (self.ans.val() & self.cfg_sel2.val()).any());
+        self.ans_idx.next = self
+            .ans_idx
+            .val()
+            .replace_bit(3, (self.ans.val() & self.cfg_sel3.val()).any());
+        self.ans_idx.next = self
+            .ans_idx
+            .val()
+            .replace_bit(4, (self.ans.val() & self.cfg_sel4.val()).any());
+        self.ans_idx.next = self
+            .ans_idx
+            .val()
+            .replace_bit(5, (self.ans.val() & self.cfg_sel5.val()).any());
+        self.ans_idx.next = self
+            .ans_idx
+            .val()
+            .replace_bit(6, (self.ans.val() & self.cfg_sel6.val()).any());
+        self.ans_idx.next = self
+            .ans_idx
+            .val()
+            .replace_bit(7, (self.ans.val() & self.cfg_sel7.val()).any());
+        self.ans_idx.next = self
+            .ans_idx
+            .val()
+            .replace_bit(8, (self.ans.val() & self.cfg_sel8.val()).any());
+        self.ans_idx.next = self
+            .ans_idx
+            .val()
+            .replace_bit(9, (self.ans.val() & self.cfg_sel9.val()).any());
+        self.ans_idx.next = self
+            .ans_idx
+            .val()
+            .replace_bit(10, (self.ans.val() & self.cfg_sel10.val()).any());
+        self.ans_idx.next = self
+            .ans_idx
+            .val()
+            .replace_bit(11, (self.ans.val() & self.cfg_sel11.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(0, (self.o1_s.q.val() & self.cfg_sel0.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(1, (self.o1_s.q.val() & self.cfg_sel1.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(2, (self.o1_s.q.val() & self.cfg_sel2.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(3, (self.o1_s.q.val() & self.cfg_sel3.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(4, (self.o1_s.q.val() & self.cfg_sel4.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(5, (self.o1_s.q.val() & self.cfg_sel5.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(6, (self.o1_s.q.val() & self.cfg_sel6.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(7, (self.o1_s.q.val() & self.cfg_sel7.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(8, (self.o1_s.q.val() & self.cfg_sel8.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(9, (self.o1_s.q.val() & self.cfg_sel9.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(10, (self.o1_s.q.val() & self.cfg_sel10.val()).any());
+        self.s_idx.next = self
+            .s_idx
+            .val()
+            .replace_bit(11, (self.o1_s.q.val() & self.cfg_sel11.val()).any());
+        self.out_valid.d.next = self.o1_valid.q.val();
+        self.out_bad.d.next = self.o1_bad.q.val();
+        self.out_conn.d.next = self.o1_conn.q.val();
+        self.out_opened.d.next = self.o1_opened.q.val();
+        self.out_choice_valid.d.next = self.o1_usenp.q.val() | self.o1_scan.q.val();
         self.out_entropy.d.next = 0.into();
         self.out_source.d.next = 0.into();
         self.out_cleared_valid.d.next = false;
         self.out_cleared.d.next = 0.into();
         self.out_paths.d.next = 0.into();
-        if self.step.val() & self.use_np.val() {
-            self.out_entropy.d.next = self.np1.val();
+        if self.o1_usenp.q.val() {
+            self.out_entropy.d.next = self.o1_np.q.val();
         }
-        if self.step.val() & self.scan.val() {
-            self.out_entropy.d.next = self.res_idx.val();
-            self.out_source.d.next = 1.into();
-            if self.start_set.val() & !self.hit_hi.val() & !self.hit_lo.val() {
-                self.out_source.d.next = 2.into();
+        if self.o1_scan.q.val() {
+            self.out_entropy.d.next = self.ans_idx.val();
+            self.out_source.d.next = 2.into();
+            if self.o1_has.q.val() {
+                self.out_source.d.next = 1.into();
             }
             self.out_cleared_valid.d.next = self.start_set.val();
             if self.start_set.val() {
                 self.out_cleared.d.next = self.s_idx.val();
             }
-            self.out_paths.d.next = self.e_paths.val();
+            self.out_paths.d.next = self.o1_paths.q.val();
         }
-        self.out_reset.d.next = self.step.val() & self.do_reset.val();
-        self.out_ack_ignored.d.next = self.step.val() & self.e_ack_bad.val();
-        if self.step.val() & self.e_ack_bad.val() {
+        self.out_reset.d.next = self.o1_reset.q.val();
+        self.out_ack_ignored.d.next = self.o1_ack_bad.q.val();
+        if self.o1_ack_bad.q.val() {
             self.cnt_bad.d.next = self.cnt_bad.q.val() + 1;
         }
         if self.s_reset.val() {

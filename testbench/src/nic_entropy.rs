@@ -28,10 +28,9 @@ use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 /// Cycles from an event's offer to its result on `m_*`.
 pub const LATENCY: usize = crate::designs::NicEntropySmall::LATENCY as usize;
 
-/// Events a reset drops: those in S1 and S2, taken on the `LATENCY - 2` cycles before it; the
-/// one in S3 completes (only the output register follows it). Written as `nic_rx`'s is, so
-/// the two harnesses read the same.
-const DROPPED: usize = LATENCY - 2;
+/// Events a reset drops: those in S1, S2 and the hold stages H1..H3, taken on the 5 cycles
+/// before it; the one in S3 completes (O1 and the output register follow it), as in `nic_rx`.
+const DROPPED: usize = 5;
 
 /// `m_source` of each way a choice is made.
 pub fn source_code(s: Source) -> u64 {

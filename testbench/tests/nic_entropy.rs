@@ -10,7 +10,8 @@ use proptest::test_runner::TestRunner;
 use testbench::configs::nic_entropy_small_config;
 use testbench::designs::{
     NicEntropyDefault, NicEntropyNoForward1, NicEntropyNoForward2, NicEntropyNoForward3,
-    NicEntropyNoForward4, NicEntropySmall,
+    NicEntropyNoForward4, NicEntropyNoForward5, NicEntropyNoForward6, NicEntropyNoForward7,
+    NicEntropySmall,
 };
 use testbench::nic_entropy::{stimulus, Block, Cycle};
 use testbench::{assert_fault_is_caught, cosim_proptest, cycles_budget, Dut};
@@ -54,7 +55,7 @@ fn nic_entropy_small() {
     );
 }
 
-/// With the context shell's forwarding off at any one distance (1 to 4 cycles between two
+/// With the context shell's forwarding off at any one distance (1 to 7 cycles between two
 /// events on a connection), the co-sim fails: each distance is needed, and each is exercised.
 #[test]
 fn nic_entropy_broken_variants_are_caught() {
@@ -76,5 +77,6 @@ fn nic_entropy_broken_variants_are_caught() {
         )*};
     }
     caught!(1 => NicEntropyNoForward1, 2 => NicEntropyNoForward2, 3 => NicEntropyNoForward3,
-        4 => NicEntropyNoForward4);
+        4 => NicEntropyNoForward4, 5 => NicEntropyNoForward5, 6 => NicEntropyNoForward6,
+        7 => NicEntropyNoForward7);
 }
