@@ -441,6 +441,13 @@ const DESIGNS: &[Design] = &[
         initial_psn: 0,
     },
     Design {
+        name: "nic_entropy_no_wrap_clear",
+        block: "nic_entropy",
+        config: nic_entropy_small_config,
+        fault: Some(Fault::NicEntropyNoWrapClear),
+        initial_psn: 0,
+    },
+    Design {
         name: "nic_rx_default",
         block: "nic_rx",
         config: Config::default,

@@ -96,6 +96,9 @@ pub enum Fault {
     NicCwndNoForward(u32),
     /// `nic_entropy`: the hold shell's forwarding at this distance (1..=7) is off.
     NicEntropyNoForward(u32),
+    /// `nic_entropy`: the loop's bit-0 candidate ignores that the event right ahead on the
+    /// connection cleared bit 0 (its scan's start, wrapped).
+    NicEntropyNoWrapClear,
 }
 
 /// Generation options beyond the config.
@@ -299,9 +302,10 @@ fn nic_entropy_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
         Some(Fault::NicEntropyNoForward(d)) => Some(d),
         _ => None,
     };
+    let nwc = opts.fault == Some(Fault::NicEntropyNoWrapClear);
     macro_rules! make {
         ($N:literal, $L:literal) => {
-            emit(E::<$N, $L, { record_bits($N) }>::new(conns, reset, nf))
+            emit(E::<$N, $L, { record_bits($N) }>::new(conns, reset, nf, nwc))
         };
     }
     let raw = match cfg.entropy_bitmap.max_paths {

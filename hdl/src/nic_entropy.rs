@@ -4,7 +4,8 @@
 //!
 //! ```text
 //!  S0: paths, the ACK checked ─► hold shell (S0 read, S1 RAM data, S2, H1, H2: the newest record)
-//!  H1: the event's fields ─► H2: the scan range and the ACK as masks
+//!  H1: the event's fields, the last reset's time (the snapshot's, or the event in S3's)
+//!  H2: the scan range and the ACK as masks; the periodic reset's three compares
 //!  H3: the candidate set (clear bits in range) from the record the events 2+ ahead left and what
 //!      the event right ahead (in S3 now) does to it: its reset, ACK and its start's bit cleared
 //!  S3 (the loop): the first candidate above rr, else the first candidate, else the start
@@ -37,7 +38,8 @@ pub const EVENT_BITS: usize = 69;
 pub const LATENCY: u32 = COMPUTE_STAGE + 2;
 
 /// Record bits at `n` paths: the bitmap, `rr` as a mask, `next_path`'s valid bit and index, the
-/// last reset's time (the layout `strack_config::context` documents).
+/// last reset's time (`docs/blocks/nic_entropy.md`, "Context record"; the NIC's planning table,
+/// `strack_config::context`, still counts `rr` as an index).
 pub const fn record_bits(n: usize) -> usize {
     2 * n + n.trailing_zeros() as usize + 1 + 32
 }
@@ -110,6 +112,9 @@ pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
     cfg_top: Constant<Bits<N>>,
     cfg_one16: Constant<Bits<16>>,
     cfg_zero_rec: Constant<Bits<D>>,
+    /// The bit-0 variant is taken when the event ahead's start wrapped (off only in the
+    /// co-sim's broken design).
+    cfg_wrapclr: Constant<Bit>,
     /// The lowest quarter of the entropies; the quarters from the second, third and fourth up;
     /// the quarters' offsets.
     cfg_q: Constant<Bits<N>>,
@@ -173,7 +178,6 @@ pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
     r3_set: DFF<Bits<N>>,
     r3_clr: DFF<Bits<N>>,
     q_open: DFF<Bit>,
-    q_choose: DFF<Bit>,
     q_scan: DFF<Bit>,
     q_usenp: DFF<Bit>,
     q_reset: DFF<Bit>,
@@ -292,8 +296,14 @@ pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
 
 impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
     /// `conns` connections; `reset_interval_ns` 0 = never; `no_forward`: the shell's
-    /// forwarding distance to switch off (the co-sim's broken variants only).
-    pub fn new(conns: u32, reset_interval_ns: u32, no_forward: Option<u32>) -> Self {
+    /// forwarding distance to switch off, `no_wrap_clear`: the bit-0 variant never taken (the
+    /// co-sim's broken variants only).
+    pub fn new(
+        conns: u32,
+        reset_interval_ns: u32,
+        no_forward: Option<u32>,
+        no_wrap_clear: bool,
+    ) -> Self {
         assert_eq!(1 << L, N);
         assert_eq!(D, record_bits(N));
         let c16 = |v: usize| Constant::new(bits::<16>(v as u64));
@@ -344,6 +354,7 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
             cfg_top: range(N - 1, N),
             cfg_one16: c16(1),
             cfg_zero_rec: Constant::new(Bits::<D>::default()),
+            cfg_wrapclr: Constant::new(!no_wrap_clear),
             cfg_q: range(0, q),
             cfg_qtop: range(q, q + 1),
             cfg_m1: range(q, N),
@@ -397,7 +408,6 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
             r3_set: Default::default(),
             r3_clr: Default::default(),
             q_open: Default::default(),
-            q_choose: Default::default(),
             q_scan: Default::default(),
             q_usenp: Default::default(),
             q_reset: Default::default(),
@@ -549,7 +559,6 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
             r3_set,
             r3_clr,
             q_open,
-            q_choose,
             q_scan,
             q_usenp,
             q_reset,
@@ -717,7 +726,7 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
         // ahead made when it had the connection, else with the record's) and the bits it clears.
         self.gt_in.next = self.l_gt.q.val();
         // The event right ahead cleared bit 0 (its start, wrapped): the variants made in H3.
-        self.wc.next = self.pipe.m_hit1.val() & self.f_wrapclr.q.val();
+        self.wc.next = self.pipe.m_hit1.val() & self.f_wrapclr.q.val() & self.cfg_wrapclr.val();
         self.cand.next = self.q_cand.q.val();
         self.bm1.next = self.q_bm1.q.val();
         if self.wc.val() {
@@ -798,7 +807,6 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
             }
         }
         self.q_open.d.next = self.r3_open.q.val();
-        self.q_choose.d.next = self.r3_choose.q.val();
         self.q_scan.d.next = self.r3_choose.q.val() & !self.nv1.val();
         self.q_usenp.d.next = self.r3_choose.q.val() & self.nv1.val();
         self.q_reset.d.next = self.e_reset.val();
@@ -1111,6 +1119,19 @@ mod tests {
     fn gate_lint_icarus_yosys() {
         let b = generate("nic_entropy", &Config::default(), &Options::default()).unwrap();
         crate::gate::check(&b, "nic_entropy_default", false);
+    }
+
+    /// The smallest scan range (8 paths: each quarter 2 bits, `max_paths / 2` equal to the
+    /// window's 4 packets) and a wide one (1024 paths: 10-bit indices) pass the same gate.
+    #[test]
+    fn gate_at_8_and_1024_paths() {
+        for (paths, name) in [(8, "nic_entropy_8"), (1024, "nic_entropy_1024")] {
+            let mut cfg = Config::default();
+            cfg.nic.connections = 4;
+            cfg.entropy_bitmap.max_paths = paths;
+            let b = generate("nic_entropy", &cfg, &Options::default()).unwrap();
+            crate::gate::check(&b, name, false);
+        }
     }
 
     #[test]

@@ -89,9 +89,9 @@ pub struct Cycle {
     pub noise: u64,
 }
 
-/// A step `d` cycles after the last event on its connection that changed its record (1..=7,
-/// then 8 or more): the shell's forwarding distances (1 to 4) and, past them, the RAM's own
-/// answer, the write of distance 4 sharing the read's edge included.
+/// A step `d` cycles after its connection's last event, when that event changed the record
+/// (1..=7, then 8 or more): the hold shell's forwarding distances (1 to 7; at 7 the write
+/// shares the read's edge) and, past them, the RAM's own answer.
 const DISTANCE: [&str; 8] = [
     "distance_1",
     "distance_2",
@@ -152,6 +152,8 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "reset_during_sweep",
     "last_id_first_after_sweep",
     "now_wrap",
+    "after_wrap_clear_1",
+    "reset_after_reset_1_to_3",
 ];
 
 /// One event's result on the output ports (all 0 when `valid` is not set).
@@ -202,6 +204,11 @@ fn regs(d: &Done) -> Regs {
 struct Last {
     cycle: u64,
     open: bool,
+    /// Its scan cleared bit 0 (its start, wrapped): the loop's bit-0 variant serves the
+    /// event right behind it.
+    cleared0: bool,
+    /// Its periodic reset fired: the next event's reset compares against its time.
+    reset: bool,
     /// It changed the record: only then does the distance to the next event test the
     /// forwarding (a stale read would find the same record).
     changed: bool,
@@ -212,7 +219,8 @@ pub struct Block {
     pub model: NicEntropy,
     /// Results of the events taken on the last `LATENCY - 1` cycles, oldest first.
     flight: VecDeque<Option<Regs>>,
-    /// Malformed ACKs among the events that have reached `m_*` since the last reset.
+    /// Malformed ACKs among the events that have reached `m_*` since the last reset (a reset
+    /// clears it at its edge, the event reaching `m_*` at that edge included).
     bad_entropy: u64,
     last: Vec<Option<Last>>,
     cycle: u64,
@@ -425,16 +433,29 @@ impl Block {
         let slot = &mut self.last[d.conn as usize];
         if d.opened {
             cov.hit("opened");
-        } else if let Some(l) = slot.filter(|l| l.changed) {
+        } else if let Some(l) = *slot {
             let dist = (cycle - l.cycle) as usize;
-            cov.hit(DISTANCE[dist.min(8) - 1]);
-            if l.open && dist <= 7 {
-                cov.hit(AFTER_OPEN[dist - 1]);
+            if l.changed {
+                cov.hit(DISTANCE[dist.min(8) - 1]);
+                if l.open && dist <= 7 {
+                    cov.hit(AFTER_OPEN[dist - 1]);
+                }
+            }
+            if l.cleared0 && dist == 1 {
+                cov.hit("after_wrap_clear_1");
+            }
+            if l.reset && dist <= 3 && d.out.is_some_and(|o| o.reset) {
+                cov.hit("reset_after_reset_1_to_3");
             }
         }
         *slot = Some(Last {
             cycle,
             open: d.opened,
+            cleared0: d
+                .out
+                .and_then(|o| o.choice)
+                .is_some_and(|c| c.cleared == Some(0)),
+            reset: d.out.is_some_and(|o| o.reset),
             changed,
         });
         let (Ev::Step { now, ack, choose }, Some(o)) = (ev, d.out) else {
@@ -617,13 +638,14 @@ impl Gen {
 
     /// The clock's advance before a cycle: about 8 ns (125 MHz), jittered so the time is no
     /// multiple of anything; now and then a pause, a quiet stretch of up to three reset
-    /// intervals (every bitmap due for its periodic reset), or a long silence of up to 2^31 ns
-    /// (the 32-bit clock wraps).
+    /// intervals (every bitmap due for its periodic reset; one cycle in 200, so that a hot
+    /// connection resets again one to three cycles after a reset), or a long silence of up to
+    /// 2^31 ns (the 32-bit clock wraps).
     fn tick(&mut self) {
         let r = self.rng.below(100_000);
         let dt = if self.quiet || r < 98_000 {
             self.rng.below(17)
-        } else if r < 99_950 {
+        } else if r < 99_500 {
             17 + self.rng.below(1_000)
         } else if r < 99_999 {
             self.rng.below(3 * u64::from(self.interval) + 1)
