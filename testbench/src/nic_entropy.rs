@@ -283,6 +283,10 @@ impl CosimBlock for Block {
             .filter(|p| self.interval != 0 || *p != "periodic_reset")
             // With 8 paths the scan range is always 8: none between.
             .filter(|p| self.max_paths > 8 || *p != "paths_between")
+            // The clock's wrap is required at a few connections, where every connection has
+            // reset before the wrap; at 1024 the stimulus reaches it in most runs, not all
+            // (it missed once in CI), and the logic it checks does not depend on the count.
+            .filter(|p| conns <= 64 || *p != "now_wrap")
             .collect()
     }
 
