@@ -510,6 +510,48 @@ const DESIGNS: &[Design] = &[
         fault: Some(Fault::ContextPipeNoForward(7)),
         initial_psn: SACK_INITIAL_PSN,
     },
+    Design {
+        name: "nic_sender_default",
+        block: "nic_sender",
+        config: Config::default,
+        fault: None,
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_sender_small",
+        block: "nic_sender",
+        config: nic_sender_small_config,
+        fault: None,
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_sender_no_forward_1",
+        block: "nic_sender",
+        config: nic_sender_small_config,
+        fault: Some(Fault::ContextPipeNoForward(1)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_sender_no_forward_2",
+        block: "nic_sender",
+        config: nic_sender_small_config,
+        fault: Some(Fault::ContextPipeNoForward(2)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_sender_no_forward_3",
+        block: "nic_sender",
+        config: nic_sender_small_config,
+        fault: Some(Fault::ContextPipeNoForward(3)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_sender_no_forward_4",
+        block: "nic_sender",
+        config: nic_sender_small_config,
+        fault: Some(Fault::ContextPipeNoForward(4)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
 ];
 
 const VL_INCLUDE: &str = "/usr/share/verilator/include";

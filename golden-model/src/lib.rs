@@ -17,6 +17,7 @@
 //! | [`nic_rx`] (the multi-connection NIC's receive side: N receivers, opens) | section 3 (receiver) | Section 3.3.1 |
 //! | [`load_table::lazy`], [`load_table::frame`] (the P4 variants: epoch-tagged slots, whole frames) | `load-table.md` section 1, `docs/wire-format.md` | - |
 //! | [`nic_tx`] (the multi-connection NIC's send side: N senders, the scheduler, the timer scan) | sections 1-3 (sender) | Algorithm 1, Section 3.3.2 |
+//! | [`nic_sender`] (the send side's senders: the SACK sender, backlog and short packet of each connection, one event per clock) | section 3 (sender) | Section 3.3.2 |
 //! | [`tx_sched`] (the send side's transmit scheduler: round-robin by group of 32) | - | - |
 //! | [`nic_cwnd`] (the send side's cwnd units: one per connection, one event per clock) | section 2 | Algorithms 1, 2, 4 |
 //! | [`nic_entropy`] (the send side's entropy bitmaps: one per connection, one event per clock) | section 1 | Algorithm 3 |
@@ -31,6 +32,7 @@ pub mod loopback;
 pub mod nic_cwnd;
 pub mod nic_entropy;
 pub mod nic_rx;
+pub mod nic_sender;
 pub mod nic_tx;
 pub mod rng;
 pub mod sack_receiver;

@@ -50,20 +50,18 @@ use strack_config::{Config, CWND_MAX_AHEAD, NIC_TX_VIEW_LAG, NIC_TX_WORK_WRITE};
 use crate::context_pipe::{ContextStore, Taken};
 use crate::cwnd_unit::{self, CwndUnit, RTT_MAX};
 use crate::entropy_bitmap::{self, ChooseRequest, EcnFeedback, EntropyBitmap};
+use crate::nic_sender::{Kind as SenderKind, Sender, View};
 use crate::sack_receiver::{DataPkt, Sack};
-use crate::sack_sender::{self, LossKind, NewPkt, SackSender, SackVerdict, TxKind};
-use crate::seq::{elapsed, psn_in, PSN_MASK};
+use crate::sack_sender::{LossKind, SackVerdict, TxKind};
+use crate::seq::{elapsed, PSN_MASK};
 use crate::strack_nic::WindowView;
 use crate::tx_sched::{self, TxSched};
 
 /// One connection's send side.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TxConn {
-    /// Bytes the host has handed over and no packet carries yet.
-    pub backlog: u32,
-    /// The PSN of the short packet still unacknowledged, if any.
-    pub short: Option<u32>,
-    pub sender: SackSender,
+    /// The SACK sender with the backlog and the short packet ([`crate::nic_sender`]).
+    pub sender: Sender,
     pub cwnd: CwndUnit,
     pub entropy: EntropyBitmap,
     /// What the events read of the cwnd unit, once `pending` is folded in.
@@ -75,14 +73,7 @@ pub struct TxConn {
 }
 
 /// What an event asks of its connection.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Event {
-    Open(u32),
-    Transmit,
-    Sack(Sack),
-    Doorbell(u32),
-    Timer,
-}
+pub use crate::nic_sender::Event;
 
 /// What an event did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,13 +103,8 @@ impl TxConn {
     /// A connection whose first packet gets PSN `psn`.
     pub fn new(cfg: &Config, psn: u32) -> Self {
         let cwnd = CwndUnit::from_config(cfg);
-        let mut sender = SackSender::from_config(cfg);
-        sender.snd_una = psn;
-        sender.snd_nxt = psn;
         TxConn {
-            backlog: 0,
-            short: None,
-            sender,
+            sender: Sender::new(cfg, psn),
             view: WindowView::of(&cwnd),
             cwnd,
             entropy: EntropyBitmap::from_config(cfg),
@@ -151,82 +137,41 @@ impl TxConn {
         self.sacks.len()
     }
 
-    /// The next packet the backlog gives (length, empties the backlog), Nagle's rule applied.
-    fn cut(&self) -> Option<NewPkt> {
-        let mtu = self.sender.params().mtu;
-        let len = if self.backlog >= mtu {
-            mtu
-        } else if self.backlog > 0 && self.short.is_none() {
-            self.backlog
-        } else {
-            return None;
-        };
-        Some(NewPkt {
-            len,
-            ack_req: len == self.backlog,
-        })
-    }
-
-    /// The connection can send (with the window `v`, at `now`).
-    pub fn has_work(&self, now: u32, v: &WindowView) -> bool {
-        let s = &self.sender;
-        let p = s.params();
-        let outstanding = s.outstanding();
-        let probe_due = outstanding != 0 && elapsed(now, s.probe_ts) >= p.probe_interval_ns;
-        let open = s.inflight() < v.cwnd_bytes;
-        let lost = s.lowest_lost().is_some();
-        let new = self.cut().is_some() && outstanding < p.rx_window;
-        probe_due || open && (lost || new)
-    }
-
     /// Apply an event taken on cycle `t` at time `now`; `fresh` is a newly opened connection
     /// at PSN 0 (an open keeps only the view's history).
     pub fn apply(&self, ev: &Event, t: u64, now: u32, fresh: &TxConn) -> (TxConn, Effect) {
         let mut c = self.clone();
         let v = c.view_at(t);
-        let sender_in = |sack: Option<Sack>, new_pkt, tx_ready| sack_sender::In {
-            now,
-            cwnd: v.cwnd_bytes,
+        let sv = View {
+            cwnd_bytes: v.cwnd_bytes,
             achieved_bdp: v.achieved_bdp,
-            sack,
-            new_pkt,
-            tx_ready,
         };
-        let (kind, loss) = match ev {
-            Event::Open(psn) if *psn > PSN_MASK => (Kind::OpenRefused, None),
-            Event::Open(psn) => {
+        let (sender, e) = c.sender.apply(ev, now, &sv, &fresh.sender);
+        c.sender = sender;
+        let tick = entropy_bitmap::In {
+            now,
+            ..Default::default()
+        };
+        let kind = match (ev, e.kind) {
+            (_, SenderKind::OpenRefused) => Kind::OpenRefused,
+            (_, SenderKind::Opened) => {
                 let mut n = fresh.clone();
-                n.sender.snd_una = *psn;
-                n.sender.snd_nxt = *psn;
+                n.sender = c.sender;
                 n.view = c.view;
                 n.pending = std::mem::take(&mut c.pending);
                 n.pending.push_back((t, WindowView::of(&n.cwnd)));
                 c = n;
-                (Kind::Opened, None)
+                Kind::Opened
             }
-            Event::Doorbell(bytes) => {
-                let ok = c.backlog.checked_add(*bytes);
-                if let Some(b) = ok {
-                    c.backlog = b;
-                }
-                let s = c.sender.step(&sender_in(None, None, false));
-                c.entropy.step(&entropy_bitmap::In {
-                    now,
-                    ..Default::default()
-                });
-                (Kind::Doorbell(ok.is_some()), s.loss)
+            (_, SenderKind::Doorbell(ok)) => {
+                c.entropy.step(&tick);
+                Kind::Doorbell(ok)
             }
-            Event::Timer => {
-                let s = c.sender.step(&sender_in(None, None, false));
-                c.entropy.step(&entropy_bitmap::In {
-                    now,
-                    ..Default::default()
-                });
-                (Kind::Timer, s.loss)
+            (_, SenderKind::Timer) => {
+                c.entropy.step(&tick);
+                Kind::Timer
             }
-            Event::Sack(sack) => {
-                let s = c.sender.step(&sender_in(Some(sack.clone()), None, false));
-                let verdict = s.sack.expect("a SACK gets a verdict");
+            (Event::Sack(sack), SenderKind::Sack(verdict, acked_bytes)) => {
                 let mut ack = None;
                 if verdict == SackVerdict::Accepted {
                     ack = Some(EcnFeedback {
@@ -239,7 +184,7 @@ impl TxConn {
                             now,
                             rtt: elapsed(now, sack.ts).min(RTT_MAX),
                             ecn: sack.ecn,
-                            acked_bytes: s.acked_bytes.min(cwnd_unit::ACKED_MAX),
+                            acked_bytes: acked_bytes.min(cwnd_unit::ACKED_MAX),
                             is_probe_ack: sack.probe,
                         },
                         ahead,
@@ -252,30 +197,22 @@ impl TxConn {
                     ack,
                     choose: None,
                 });
-                (Kind::Sack(verdict), s.loss)
+                Kind::Sack(verdict)
             }
-            Event::Transmit => {
-                let offer = c.cut();
-                let s = c.sender.step(&sender_in(None, offer, true));
-                if let (true, Some(n), Some(tx)) = (s.new_accepted, offer, s.tx) {
-                    c.backlog -= n.len;
-                    if n.len < c.sender.params().mtu {
-                        c.short = Some(tx.psn);
-                    }
-                }
-                let e = c.entropy.step(&entropy_bitmap::In {
+            (_, SenderKind::Transmit(tx)) => {
+                let ch = c.entropy.step(&entropy_bitmap::In {
                     now,
                     ack: None,
-                    choose: s.tx.map(|_| ChooseRequest {
+                    choose: tx.map(|_| ChooseRequest {
                         cwnd_packets: v.cwnd_packets,
                     }),
                 });
-                let pkt = s.tx.map(|tx| {
+                Kind::Transmit(tx.map(|tx| {
                     (
                         DataPkt {
                             psn: tx.psn,
                             len: tx.len,
-                            entropy: e.choice.map_or(0, |ch| ch.entropy),
+                            entropy: ch.choice.map_or(0, |ch| ch.entropy),
                             ecn: false,
                             ts: now,
                             probe: tx.kind == TxKind::Probe,
@@ -283,18 +220,18 @@ impl TxConn {
                         },
                         tx.kind,
                     )
-                });
-                (Kind::Transmit(pkt), s.loss)
+                }))
             }
+            (_, SenderKind::Sack(..)) => unreachable!("only a SACK gets a verdict"),
         };
-        // The short packet is acknowledged once snd_una has passed it.
-        if let Some(p) = c.short {
-            if !psn_in(p, c.sender.snd_una, c.sender.outstanding()) {
-                c.short = None;
-            }
-        }
-        let work = c.has_work(now, &v);
-        (c, Effect { kind, loss, work })
+        (
+            c,
+            Effect {
+                kind,
+                loss: e.loss,
+                work: e.work,
+            },
+        )
     }
 }
 
@@ -569,8 +506,8 @@ mod tests {
         .collect();
         let got: Vec<(u32, u32, bool)> = sent.iter().map(|p| (p.psn, p.len, p.ack_req)).collect();
         assert_eq!(got, [(100, mtu, false), (101, mtu, false), (102, 10, true)]);
-        assert_eq!(n.conn(2).unwrap().backlog, 0);
-        assert_eq!(n.conn(2).unwrap().short, Some(102));
+        assert_eq!(n.conn(2).unwrap().sender.backlog, 0);
+        assert_eq!(n.conn(2).unwrap().sender.short, Some(102));
         // A second short packet waits for the first to be acknowledged.
         once(
             &mut n,
@@ -631,7 +568,7 @@ mod tests {
             },
         );
         assert_eq!(d.effect.as_ref().unwrap().kind, Kind::Doorbell(false));
-        assert_eq!(n.conn(0).unwrap().backlog, u32::MAX);
+        assert_eq!(n.conn(0).unwrap().sender.backlog, u32::MAX);
         let d = once(
             &mut n,
             &In {
@@ -661,7 +598,7 @@ mod tests {
             },
         );
         assert_eq!(d.effect.as_ref().unwrap().kind, Kind::OpenRefused);
-        assert_eq!(n.conn(3).unwrap().backlog, 7);
+        assert_eq!(n.conn(3).unwrap().sender.backlog, 7);
         let d = once(
             &mut n,
             &In {
@@ -672,7 +609,11 @@ mod tests {
         assert_eq!(d.effect.as_ref().unwrap().kind, Kind::Opened);
         let c = n.conn(3).unwrap();
         assert_eq!(
-            (c.backlog, c.sender.snd_una, c.sender.snd_nxt),
+            (
+                c.sender.backlog,
+                c.sender.sack.snd_una,
+                c.sender.sack.snd_nxt
+            ),
             (0, 500, 500)
         );
     }
@@ -717,7 +658,7 @@ mod tests {
             },
         );
         assert_eq!(d.effect.unwrap().kind, Kind::Sack(SackVerdict::Accepted));
-        assert_eq!(n.conn(0).unwrap().short, None);
+        assert_eq!(n.conn(0).unwrap().sender.short, None);
         assert_eq!(sent(&run(&mut n, &txop, 30)), [(1, 5)]);
     }
 

@@ -157,7 +157,7 @@ fn run(
                         TxKind::Probe => r.probes += 1,
                         TxKind::New if p.len < mtu => {
                             // A transmit moves no snd_una: the one the event saw.
-                            let una = a.conn(d.conn).unwrap().sender.snd_una;
+                            let una = a.conn(d.conn).unwrap().sender.sack.snd_una;
                             let prev = last_short[d.conn as usize].replace(p.psn);
                             r.shorts += 1;
                             if prev.is_some_and(|q| !psn_lt(q, una)) {

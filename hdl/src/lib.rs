@@ -18,6 +18,7 @@ pub mod load_table;
 pub mod nic_cwnd;
 pub mod nic_entropy;
 pub mod nic_rx;
+pub mod nic_sender;
 pub mod sack_receiver;
 pub mod sack_sender;
 pub mod seq;
@@ -41,7 +42,13 @@ pub const BLOCKS: &[&str] = &[
 /// The multi-connection NIC's pipelines, being built (`docs/blocks/strack_nic.md`, "The
 /// multi-connection NIC"): generated, co-simulated and timed on their own; `strackgen verilog`
 /// writes them once the NIC composes them.
-pub const NIC_PIPELINES: &[&str] = &["nic_rx", "tx_sched", "nic_cwnd", "nic_entropy"];
+pub const NIC_PIPELINES: &[&str] = &[
+    "nic_rx",
+    "tx_sched",
+    "nic_cwnd",
+    "nic_entropy",
+    "nic_sender",
+];
 
 /// Every name [`generate`] takes: the cores, the NIC's pipelines and the check designs.
 pub fn design_names() -> impl Iterator<Item = &'static str> {
@@ -205,6 +212,7 @@ fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlE
         "tx_sched" => Ok(tx_sched_block(cfg, opts)),
         "nic_cwnd" => nic_cwnd_block(cfg, opts),
         "nic_entropy" => nic_entropy_block(cfg, opts),
+        "nic_sender" => nic_sender_block(cfg, opts),
         _ => Err(HdlError::UnknownBlock {
             block: name.to_string(),
             known: design_names().collect::<Vec<_>>().join(", "),
@@ -416,6 +424,36 @@ fn nic_rx_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     }
     let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);
     sack_block("nic_rx", cfg, opts, nic_rx::LATENCY, || {
+        sack_dispatch!(w, sb, make)
+    })
+}
+
+fn nic_sender_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
+    let k = nic_sender::SenderConsts {
+        mtu: cfg.network.mtu_bytes,
+        mtu_log2: cfg.mtu_log2(),
+        net_base_rtt_ns: cfg.network.net_base_rtt_ns,
+        probe_interval_ns: cfg.probe_interval_ns(),
+        rto_ns: cfg.sack.rto_ns,
+        ooo_min_threshold: cfg.sack.ooo_min_threshold,
+    };
+    let (conns, psn) = (cfg.nic.connections, opts.initial_psn);
+    let no_forward = match opts.fault {
+        Some(Fault::ContextPipeNoForward(d)) => Some(d),
+        _ => None,
+    };
+    macro_rules! make {
+        ($W:literal, $SB:literal) => {
+            emit(nic_sender::NicSenderRtl::<
+                $W,
+                $SB,
+                { nic_sender::record_bits($W) },
+                { nic_sender::event_bits($SB) },
+            >::new(conns, &k, psn, no_forward))
+        };
+    }
+    let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);
+    sack_block("nic_sender", cfg, opts, nic_sender::LATENCY, || {
         sack_dispatch!(w, sb, make)
     })
 }

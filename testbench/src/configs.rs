@@ -143,3 +143,16 @@ pub fn nic_entropy_small_config() -> strack_config::Config {
     c.nic.connections = 4;
     c
 }
+
+/// The send side's senders' small design: the small SACK design (a 1 KiB MTU, a 32-PSN window,
+/// 8-bit segments, a 30 KiB window cap) at 4 connections, with a 1 us network base RTT, a 2 us
+/// probe interval and a 5 us timeout, so that ids collide constantly, a sweep is short, windows
+/// fill in a few dozen packets and probes, probe losses and timeouts come often.
+pub fn nic_sender_small_config() -> strack_config::Config {
+    let mut c = small_sack_config();
+    c.nic.connections = 4;
+    c.network.net_base_rtt_ns = 1_000;
+    c.sack.probe_interval_ns = Some(2_000);
+    c.sack.rto_ns = 5_000;
+    c
+}

@@ -17,6 +17,7 @@ pub mod load_table;
 pub mod nic_cwnd;
 pub mod nic_entropy;
 pub mod nic_rx;
+pub mod nic_sender;
 pub mod sack_receiver;
 pub mod sack_sender;
 pub mod strack_nic;

@@ -1,0 +1,342 @@
+//! The send side's senders (`docs/blocks/nic_sender.md`): per connection, today's SACK sender
+//! (unchanged in what it computes) with the connection's send backlog and its short packet,
+//! one event per clock for any sequence of connection ids.
+//!
+//! This is the part of [`crate::nic_tx`]'s per-connection step that is neither the cwnd unit
+//! nor the entropy bitmap: an event (an open, a SACK, a transmit opportunity, a doorbell or a
+//! timer check) with the window the cwnd unit shows it ([`View`]) gives the sender's new state
+//! and the event's result (the SACK's verdict and acknowledged bytes, the packet sent, a loss
+//! detected, the has-work bit). [`crate::nic_tx::TxConn`] steps exactly this, so the send side's
+//! model and this block's are one code.
+//!
+//! DECISION (packets from the backlog; lengths follow from PSNs). A doorbell adds its bytes to
+//! the backlog (refused when the sum would pass 2^32 - 1). A transmit takes `mtu` bytes from
+//! it, or all of it when less is left and no earlier short packet of the connection is still
+//! unacknowledged (`snd_una` has not passed it: Nagle's rule); the packet that empties the
+//! backlog asks for an immediate ACK. So every packet but the one short packet is `mtu` bytes
+//! long, and the record keeps that packet's PSN instead of a length per PSN.
+//!
+//! DECISION (the has-work bit). After every event, the connection can send when a probe is due,
+//! or the window is open (`inflight` below the window the event read) and there is a lost PSN
+//! or new data inside `rx_window`.
+//!
+//! The records live in a [`ContextStore`] (the sweep after power-on and after a reset, ids out
+//! of range reported and touching nothing). The model knows nothing of RAM or forwarding; the
+//! harness adds the pipeline's latency.
+
+use strack_config::Config;
+
+use crate::context_pipe::{ContextStore, Taken};
+use crate::sack_receiver::Sack;
+use crate::sack_sender::{self, LossKind, NewPkt, SackSender, SackVerdict, TxPkt};
+use crate::seq::{elapsed, psn_in, PSN_MASK};
+
+/// One connection's sender.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sender {
+    /// Bytes the host has handed over and no packet carries yet.
+    pub backlog: u32,
+    /// The PSN of the short packet still unacknowledged, if any.
+    pub short: Option<u32>,
+    pub sack: SackSender,
+}
+
+/// What an event asks of its connection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// Start afresh with the next packet at this PSN (wider than 24 bits: refused).
+    Open(u32),
+    /// A transmit opportunity: the link takes this connection's packet, if it has one.
+    Transmit,
+    Sack(Sack),
+    /// Bytes for the backlog.
+    Doorbell(u32),
+    /// The timer scan's check.
+    Timer,
+}
+
+/// The window the cwnd unit shows an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct View {
+    pub cwnd_bytes: u32,
+    pub achieved_bdp: u32,
+}
+
+/// What an event did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    Opened,
+    /// The open asked for a PSN wider than 24 bits: nothing changed.
+    OpenRefused,
+    /// A transmit opportunity: the packet sent, if the connection had one.
+    Transmit(Option<TxPkt>),
+    /// A SACK's verdict and the bytes it newly acknowledged (0 unless accepted).
+    Sack(SackVerdict, u32),
+    /// A doorbell: accepted, or refused (the backlog would pass 2^32 - 1).
+    Doorbell(bool),
+    Timer,
+}
+
+/// An event's result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Effect {
+    pub kind: Kind,
+    /// A loss detector fired (a SACK's, or the timeout on any event).
+    pub loss: Option<LossKind>,
+    /// The connection can send, after the event (its bit at the scheduler).
+    pub work: bool,
+}
+
+impl Sender {
+    /// A connection whose first packet gets PSN `psn`.
+    pub fn new(cfg: &Config, psn: u32) -> Self {
+        let mut sack = SackSender::from_config(cfg);
+        sack.snd_una = psn & PSN_MASK;
+        sack.snd_nxt = psn & PSN_MASK;
+        Sender {
+            backlog: 0,
+            short: None,
+            sack,
+        }
+    }
+
+    /// The next packet the backlog gives (length, empties the backlog), Nagle's rule applied.
+    pub fn cut(&self) -> Option<NewPkt> {
+        let mtu = self.sack.params().mtu;
+        let len = if self.backlog >= mtu {
+            mtu
+        } else if self.backlog > 0 && self.short.is_none() {
+            self.backlog
+        } else {
+            return None;
+        };
+        Some(NewPkt {
+            len,
+            ack_req: len == self.backlog,
+        })
+    }
+
+    /// The connection can send (with the window `v`, at `now`).
+    pub fn has_work(&self, now: u32, v: &View) -> bool {
+        let s = &self.sack;
+        let p = s.params();
+        let outstanding = s.outstanding();
+        let probe_due = outstanding != 0 && elapsed(now, s.probe_ts) >= p.probe_interval_ns;
+        let open = s.inflight() < v.cwnd_bytes;
+        let lost = s.lowest_lost().is_some();
+        let new = self.cut().is_some() && outstanding < p.rx_window;
+        probe_due || open && (lost || new)
+    }
+
+    /// Apply an event at time `now` with the window `v`; `fresh` is a newly opened connection.
+    pub fn apply(&self, ev: &Event, now: u32, v: &View, fresh: &Sender) -> (Sender, Effect) {
+        let mut c = self.clone();
+        let sender_in = |sack: Option<Sack>, new_pkt, tx_ready| sack_sender::In {
+            now,
+            cwnd: v.cwnd_bytes,
+            achieved_bdp: v.achieved_bdp,
+            sack,
+            new_pkt,
+            tx_ready,
+        };
+        let (kind, loss) = match ev {
+            Event::Open(psn) if *psn > PSN_MASK => (Kind::OpenRefused, None),
+            Event::Open(psn) => {
+                c = fresh.clone();
+                c.sack.snd_una = *psn;
+                c.sack.snd_nxt = *psn;
+                (Kind::Opened, None)
+            }
+            Event::Doorbell(bytes) => {
+                let ok = c.backlog.checked_add(*bytes);
+                if let Some(b) = ok {
+                    c.backlog = b;
+                }
+                let s = c.sack.step(&sender_in(None, None, false));
+                (Kind::Doorbell(ok.is_some()), s.loss)
+            }
+            Event::Timer => {
+                let s = c.sack.step(&sender_in(None, None, false));
+                (Kind::Timer, s.loss)
+            }
+            Event::Sack(sack) => {
+                let s = c.sack.step(&sender_in(Some(sack.clone()), None, false));
+                let verdict = s.sack.expect("a SACK gets a verdict");
+                (Kind::Sack(verdict, s.acked_bytes), s.loss)
+            }
+            Event::Transmit => {
+                let offer = c.cut();
+                let s = c.sack.step(&sender_in(None, offer, true));
+                if let (true, Some(n), Some(tx)) = (s.new_accepted, offer, s.tx) {
+                    c.backlog -= n.len;
+                    if n.len < c.sack.params().mtu {
+                        c.short = Some(tx.psn);
+                    }
+                }
+                (Kind::Transmit(s.tx), s.loss)
+            }
+        };
+        // The short packet is acknowledged once snd_una has passed it.
+        if let Some(p) = c.short {
+            if !psn_in(p, c.sack.snd_una, c.sack.outstanding()) {
+                c.short = None;
+            }
+        }
+        let work = c.has_work(now, v);
+        (c, Effect { kind, loss, work })
+    }
+}
+
+/// One cycle's input.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct In {
+    /// Synchronous reset: every connection back to the initial sender, after a sweep.
+    pub reset: bool,
+    /// The time, ns.
+    pub now: u32,
+    /// `(connection, event, the window it reads)` offered.
+    pub event: Option<(u32, Event, View)>,
+}
+
+/// One taken event's result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Done {
+    pub conn: u32,
+    /// The id was out of range: nothing was read or written (`effect` is `None`).
+    pub bad: bool,
+    pub effect: Option<Effect>,
+}
+
+/// The send side's senders.
+pub struct NicSender {
+    store: ContextStore<Sender>,
+    fresh: Sender,
+}
+
+impl NicSender {
+    /// Every connection starts (and restarts after a reset) at PSN `initial_psn`.
+    pub fn new(cfg: &Config, initial_psn: u32) -> Self {
+        NicSender {
+            store: ContextStore::new(cfg.nic.connections, Sender::new(cfg, initial_psn)),
+            fresh: Sender::new(cfg, 0),
+        }
+    }
+
+    pub fn connections(&self) -> u32 {
+        self.store.ids()
+    }
+
+    /// Events are taken (the sweep is over): `status_ready`.
+    pub fn ready(&self) -> bool {
+        self.store.ready()
+    }
+
+    /// Connection `conn` as the next event on it will find it.
+    pub fn conn(&self, conn: u32) -> Option<&Sender> {
+        self.store.record(conn)
+    }
+
+    /// One clock cycle: the event taken this cycle and its result, if any.
+    pub fn step(&mut self, input: &In) -> Option<Done> {
+        let Some((conn, ev, v)) = &input.event else {
+            self.store.step(input.reset, None);
+            return None;
+        };
+        let (conn, now, fresh) = (*conn, input.now, &self.fresh);
+        let next = |r: &Sender| r.apply(ev, now, v, fresh).0;
+        match self.store.step(input.reset, Some((conn, &next))) {
+            Taken::No => None,
+            Taken::Bad => Some(Done {
+                conn,
+                bad: true,
+                effect: None,
+            }),
+            Taken::Applied { before, .. } => Some(Done {
+                conn,
+                bad: false,
+                effect: Some(before.apply(ev, now, v, fresh).1),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context_pipe::sweep_cycles;
+    use crate::sack_sender::TxKind;
+
+    fn cfg() -> Config {
+        let mut c = Config::default();
+        c.nic.connections = 4;
+        c.sack.rx_window = 32;
+        c.sack.sack_bits = 8;
+        c
+    }
+
+    fn ready(c: &Config) -> NicSender {
+        let mut m = NicSender::new(c, 100);
+        for _ in 0..sweep_cycles(c.nic.connections) {
+            assert!(!m.ready());
+            m.step(&In::default());
+        }
+        assert!(m.ready());
+        m
+    }
+
+    fn ev(m: &mut NicSender, conn: u32, now: u32, e: Event) -> Done {
+        let v = View {
+            cwnd_bytes: 1 << 20,
+            achieved_bdp: 0,
+        };
+        m.step(&In {
+            reset: false,
+            now,
+            event: Some((conn, e, v)),
+        })
+        .expect("a ready store takes the event")
+    }
+
+    #[test]
+    fn a_backlog_is_cut_into_mtu_packets_and_one_short_one() {
+        let c = cfg();
+        let mtu = c.network.mtu_bytes;
+        let mut m = ready(&c);
+        let d = ev(&mut m, 1, 0, Event::Doorbell(mtu + 7));
+        assert_eq!(d.effect.as_ref().unwrap().kind, Kind::Doorbell(true));
+        assert!(d.effect.unwrap().work);
+        let sent: Vec<TxPkt> = (0..3)
+            .filter_map(|_| match ev(&mut m, 1, 10, Event::Transmit).effect?.kind {
+                Kind::Transmit(p) => p,
+                _ => None,
+            })
+            .collect();
+        let got: Vec<_> = sent
+            .iter()
+            .map(|p| (p.psn, p.len, p.kind, p.ack_req))
+            .collect();
+        assert_eq!(
+            got,
+            [(100, mtu, TxKind::New, false), (101, 7, TxKind::New, true)]
+        );
+        assert_eq!(m.conn(1).unwrap().short, Some(101));
+        // Another connection is untouched.
+        assert_eq!(m.conn(2).unwrap().sack.snd_nxt, 100);
+    }
+
+    #[test]
+    fn a_wide_open_is_refused_and_a_bad_id_touches_nothing() {
+        let c = cfg();
+        let mut m = ready(&c);
+        ev(&mut m, 0, 0, Event::Doorbell(5));
+        let d = ev(&mut m, 0, 0, Event::Open(1 << 24));
+        assert_eq!(d.effect.unwrap().kind, Kind::OpenRefused);
+        assert_eq!(m.conn(0).unwrap().backlog, 5);
+        let d = ev(&mut m, 0, 0, Event::Open(7));
+        assert_eq!(d.effect.unwrap().kind, Kind::Opened);
+        assert_eq!(m.conn(0).unwrap().backlog, 0);
+        assert_eq!(m.conn(0).unwrap().sack.snd_nxt, 7);
+        let d = ev(&mut m, 9, 0, Event::Doorbell(5));
+        assert!(d.bad && d.effect.is_none());
+    }
+}

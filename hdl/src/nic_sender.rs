@@ -1,0 +1,1422 @@
+//! The send side's senders (`docs/blocks/nic_sender.md`): per connection, the SACK sender with
+//! the connection's send backlog and short packet, a record in the context shell's RAM, one
+//! event (an open, a SACK, a transmit opportunity, a doorbell or a timer check) per clock for
+//! any sequence of connection ids.
+//!
+//! ```text
+//!  S0: event ─► context shell (S0 read, S1 RAM data, S2 newest record) ─► S3: next-state
+//!      (the SACK's format checked)                                          function (the loop)
+//!                                                                              │
+//!  output registers (m_*) ◄─────────────────────────────────────────────────────┘
+//! ```
+//!
+//! **The record** (`docs/blocks/nic_sender.md`, "Context record") is the compact one the
+//! model's facts allow (`docs/blocks/nic_tx.md`, "The sender's record"): `snd_nxt` and the
+//! outstanding count instead of `snd_una`; the acknowledged bits, meaningful inside the window
+//! only (never cleared when `snd_una` passes them: a new packet clears its slot); no lost bits
+//! but a pointer `rtx` (the lost PSNs are the unacknowledged ones of `[rtx, recovery_hi]`); no
+//! claimed bytes but the running `flight` (`bytes_sent - bytes_recvd` less the retransmitted
+//! bytes), the lost bytes counted from the bits when needed; `highest_acked`, `recovery_hi`,
+//! `rtx` and the short packet as offsets back from `snd_nxt`.
+//!
+//! This is the first design: the whole step is in the shell's one-cycle loop (the run of
+//! acknowledged PSNs, the lowest lost PSN and the lost count are searches and a count over the
+//! window in that cycle). It is exact and takes one event per clock; it is not fast.
+
+use rust_hdl::prelude::*;
+
+use crate::context_pipe::{ContextPipe, COMPUTE_STAGE};
+use crate::seq::PsnBelow;
+
+/// Latency: S0..S2, S3, and the output register.
+pub const LATENCY: u32 = COMPUTE_STAGE + 1;
+
+/// Record bits before the acknowledged bits: `snd_nxt` 24, bytes sent, bytes received, flight,
+/// probe time, timeout time, backlog (32 each), then ack-since-probe, `highest_acked` valid,
+/// recovery valid, short valid (1 each).
+const FIXED_BITS: usize = 220;
+
+/// Record bits at window `w`: the fixed part, the acknowledged bits, the outstanding count and
+/// `rtx`'s offset (`log2 w + 1` each), `highest_acked`'s, `recovery_hi`'s and the short
+/// packet's offsets (`log2 w` each), the short packet's length (16).
+pub const fn record_bits(w: usize) -> usize {
+    let l = w.trailing_zeros() as usize;
+    FIXED_BITS + w + 2 * (l + 1) + 3 * l + 16
+}
+
+/// Event bits at segment `sb`: kind 3, now 32, cwnd 32, achievedBDP zero 1, open wide 1, open
+/// PSN 24, SACK format bad 1, EPSN 24, base 24, bytes received 32, out-of-order count 32,
+/// time stamp 32, probe 1, doorbell bytes 32, then the segment's `sb` bits.
+pub const fn event_bits(sb: usize) -> usize {
+    271 + sb
+}
+
+/// `s_kind`: a timer check (also 5..=7).
+pub const KIND_TIMER: u64 = 0;
+/// `s_kind`: an open (or restart) at `s_open_psn`.
+pub const KIND_OPEN: u64 = 1;
+/// `s_kind`: a SACK arrived.
+pub const KIND_SACK: u64 = 2;
+/// `s_kind`: a transmit opportunity.
+pub const KIND_TRANSMIT: u64 = 3;
+/// `s_kind`: a doorbell of `s_doorbell_bytes`.
+pub const KIND_DOORBELL: u64 = 4;
+
+/// `m_tx_kind`.
+pub const TX_NEW: u64 = 0;
+pub const TX_RETRANSMIT: u64 = 1;
+pub const TX_PROBE: u64 = 2;
+/// `m_loss_kind`.
+pub const LOSS_OOO: u64 = 0;
+pub const LOSS_PROBE: u64 = 1;
+pub const LOSS_TIMEOUT: u64 = 2;
+
+/// The timing constants of the sender, from the config.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SenderConsts {
+    pub mtu: u32,
+    pub mtu_log2: u32,
+    pub net_base_rtt_ns: u32,
+    pub probe_interval_ns: u32,
+    pub rto_ns: u32,
+    pub ooo_min_threshold: u32,
+}
+
+/// The record of a connection opened at `psn`: everything zero but `snd_nxt`.
+pub fn initial_record<const D: usize>(psn: u32) -> Bits<D> {
+    bit_cast::<D, 32>(bits::<32>(u64::from(psn & 0xFF_FFFF)))
+}
+
+/// The lowest set bit of `v` (combinational): isolated with `v & -v`, its index read through
+/// one OR per index bit.
+#[derive(LogicBlock)]
+pub struct LowestSet<const W: usize> {
+    pub v: Signal<In, Bits<W>>,
+    pub any: Signal<Out, Bit>,
+    pub idx: Signal<Out, Bits<16>>,
+    c_one: Constant<Bits<W>>,
+    c_m0: Constant<Bits<W>>,
+    c_m1: Constant<Bits<W>>,
+    c_m2: Constant<Bits<W>>,
+    c_m3: Constant<Bits<W>>,
+    c_m4: Constant<Bits<W>>,
+    c_m5: Constant<Bits<W>>,
+    c_m6: Constant<Bits<W>>,
+    c_m7: Constant<Bits<W>>,
+    c_m8: Constant<Bits<W>>,
+    c_m9: Constant<Bits<W>>,
+    c_m10: Constant<Bits<W>>,
+    c_m11: Constant<Bits<W>>,
+    iso: Signal<Local, Bits<W>>,
+    acc: Signal<Local, Bits<16>>,
+}
+
+impl<const W: usize> Default for LowestSet<W> {
+    fn default() -> Self {
+        let m = |k| Constant::new(crate::index_bit_mask::<W>(k));
+        LowestSet {
+            v: Default::default(),
+            any: Default::default(),
+            idx: Default::default(),
+            c_one: Constant::new(bits::<W>(1)),
+            c_m0: m(0),
+            c_m1: m(1),
+            c_m2: m(2),
+            c_m3: m(3),
+            c_m4: m(4),
+            c_m5: m(5),
+            c_m6: m(6),
+            c_m7: m(7),
+            c_m8: m(8),
+            c_m9: m(9),
+            c_m10: m(10),
+            c_m11: m(11),
+            iso: Default::default(),
+            acc: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize> Logic for LowestSet<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.iso.next = self.v.val() & (!self.v.val() + self.c_one.val());
+        self.any.next = self.v.val().any();
+        self.acc.next = 0.into();
+        self.acc.next = self
+            .acc
+            .val()
+            .replace_bit(0, (self.iso.val() & self.c_m0.val()).any());
+        self.acc.next = self
+            .acc
+            .val()
+            .replace_bit(1, (self.iso.val() & self.c_m1.val()).any());
+        self.acc.next = self
+            .acc
+            .val()
+            .replace_bit(2, (self.iso.val() & self.c_m2.val()).any());
+        self.acc.next = self
+            .acc
+            .val()
+            .replace_bit(3, (self.iso.val() & self.c_m3.val()).any());
+        self.acc.next = self
+            .acc
+            .val()
+            .replace_bit(4, (self.iso.val() & self.c_m4.val()).any());
+        self.acc.next = self
+            .acc
+            .val()
+            .replace_bit(5, (self.iso.val() & self.c_m5.val()).any());
+        self.acc.next = self
+            .acc
+            .val()
+            .replace_bit(6, (self.iso.val() & self.c_m6.val()).any());
+        self.acc.next = self
+            .acc
+            .val()
+            .replace_bit(7, (self.iso.val() & self.c_m7.val()).any());
+        self.acc.next = self
+            .acc
+            .val()
+            .replace_bit(8, (self.iso.val() & self.c_m8.val()).any());
+        self.acc.next = self
+            .acc
+            .val()
+            .replace_bit(9, (self.iso.val() & self.c_m9.val()).any());
+        self.acc.next = self
+            .acc
+            .val()
+            .replace_bit(10, (self.iso.val() & self.c_m10.val()).any());
+        self.acc.next = self
+            .acc
+            .val()
+            .replace_bit(11, (self.iso.val() & self.c_m11.val()).any());
+        self.idx.next = self.acc.val();
+    }
+}
+
+/// The highest set bit of `v` (combinational): the bits below the highest smeared in by
+/// shifts, the highest isolated as the one whose upper neighbour is clear.
+#[derive(LogicBlock)]
+pub struct HighestSet<const W: usize> {
+    pub v: Signal<In, Bits<W>>,
+    pub any: Signal<Out, Bit>,
+    pub idx: Signal<Out, Bits<16>>,
+    low: LowestSet<W>,
+    s: Signal<Local, Bits<W>>,
+}
+
+impl<const W: usize> Default for HighestSet<W> {
+    fn default() -> Self {
+        HighestSet {
+            v: Default::default(),
+            any: Default::default(),
+            idx: Default::default(),
+            low: Default::default(),
+            s: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize> Logic for HighestSet<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.s.next = self.v.val();
+        self.s.next = self.s.val() | (self.s.val() >> 1);
+        self.s.next = self.s.val() | (self.s.val() >> 2);
+        self.s.next = self.s.val() | (self.s.val() >> 4);
+        self.s.next = self.s.val() | (self.s.val() >> 8);
+        self.s.next = self.s.val() | (self.s.val() >> 16);
+        self.s.next = self.s.val() | (self.s.val() >> 32);
+        self.s.next = self.s.val() | (self.s.val() >> 64);
+        self.s.next = self.s.val() | (self.s.val() >> 128);
+        self.s.next = self.s.val() | (self.s.val() >> 256);
+        self.s.next = self.s.val() | (self.s.val() >> 512);
+        self.s.next = self.s.val() | (self.s.val() >> 1024);
+        self.s.next = self.s.val() | (self.s.val() >> 2048);
+        // Smeared, `s` is ones up to the highest set bit: its top is its only bit whose upper
+        // neighbour is clear, and the lowest set bit of `s ^ (s >> 1)`.
+        self.low.v.next = self.s.val() & !(self.s.val() >> 1);
+        self.any.next = self.low.any.val();
+        self.idx.next = self.low.idx.val();
+    }
+}
+
+/// The number of set bits of `v` (combinational): fields of 2, 4, 8, ... bits summed in place.
+#[derive(LogicBlock)]
+pub struct PopCount<const W: usize> {
+    pub v: Signal<In, Bits<W>>,
+    pub count: Signal<Out, Bits<16>>,
+    c_m0: Constant<Bits<W>>,
+    c_m1: Constant<Bits<W>>,
+    c_m2: Constant<Bits<W>>,
+    c_m3: Constant<Bits<W>>,
+    c_m4: Constant<Bits<W>>,
+    c_m5: Constant<Bits<W>>,
+    c_m6: Constant<Bits<W>>,
+    c_m7: Constant<Bits<W>>,
+    c_m8: Constant<Bits<W>>,
+    c_m9: Constant<Bits<W>>,
+    c_m10: Constant<Bits<W>>,
+    c_m11: Constant<Bits<W>>,
+    s: Signal<Local, Bits<W>>,
+}
+
+impl<const W: usize> Default for PopCount<W> {
+    fn default() -> Self {
+        // Level k: the low half of every field of 2^(k+1) bits.
+        let m = |k: usize| {
+            let mut b = Bits::<W>::default();
+            for i in (0..W).filter(|i| (i >> k) & 1 == 0) {
+                b = b.replace_bit(i, true);
+            }
+            Constant::new(b)
+        };
+        PopCount {
+            v: Default::default(),
+            count: Default::default(),
+            c_m0: m(0),
+            c_m1: m(1),
+            c_m2: m(2),
+            c_m3: m(3),
+            c_m4: m(4),
+            c_m5: m(5),
+            c_m6: m(6),
+            c_m7: m(7),
+            c_m8: m(8),
+            c_m9: m(9),
+            c_m10: m(10),
+            c_m11: m(11),
+            s: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize> Logic for PopCount<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.s.next = self.v.val();
+        self.s.next = (self.s.val() & self.c_m0.val()) + ((self.s.val() >> 1) & self.c_m0.val());
+        self.s.next = (self.s.val() & self.c_m1.val()) + ((self.s.val() >> 2) & self.c_m1.val());
+        self.s.next = (self.s.val() & self.c_m2.val()) + ((self.s.val() >> 4) & self.c_m2.val());
+        self.s.next = (self.s.val() & self.c_m3.val()) + ((self.s.val() >> 8) & self.c_m3.val());
+        self.s.next = (self.s.val() & self.c_m4.val()) + ((self.s.val() >> 16) & self.c_m4.val());
+        self.s.next = (self.s.val() & self.c_m5.val()) + ((self.s.val() >> 32) & self.c_m5.val());
+        self.s.next = (self.s.val() & self.c_m6.val()) + ((self.s.val() >> 64) & self.c_m6.val());
+        self.s.next = (self.s.val() & self.c_m7.val()) + ((self.s.val() >> 128) & self.c_m7.val());
+        self.s.next = (self.s.val() & self.c_m8.val()) + ((self.s.val() >> 256) & self.c_m8.val());
+        self.s.next = (self.s.val() & self.c_m9.val()) + ((self.s.val() >> 512) & self.c_m9.val());
+        self.s.next =
+            (self.s.val() & self.c_m10.val()) + ((self.s.val() >> 1024) & self.c_m10.val());
+        self.s.next =
+            (self.s.val() & self.c_m11.val()) + ((self.s.val() >> 2048) & self.c_m11.val());
+        self.count.next = self.s.val().get_bits::<16>(0);
+    }
+}
+
+/// See the module documentation. `W`: `rx_window`; `SB`: `sack_bits`; `D`: [`record_bits`];
+/// `E`: [`event_bits`].
+#[derive(LogicBlock)]
+pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E: usize> {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: the events in S1 and S2 are dropped and every record swept to the
+    /// initial one (`status_ready` low meanwhile).
+    pub s_reset: Signal<In, Bit>,
+
+    /// An event is offered (taken when `s_ready`).
+    pub s_valid: Signal<In, Bit>,
+    /// `status_ready` and not `s_reset`: the offered event is taken.
+    pub s_ready: Signal<Out, Bit>,
+    /// Its connection (`>= connections`: reported bad, touches nothing).
+    pub s_conn: Signal<In, Bits<16>>,
+    /// What it is: [`KIND_TIMER`] (and 5..=7), [`KIND_OPEN`], [`KIND_SACK`],
+    /// [`KIND_TRANSMIT`], [`KIND_DOORBELL`].
+    pub s_kind: Signal<In, Bits<3>>,
+    /// The time, ns.
+    pub s_now: Signal<In, Bits<32>>,
+    /// The window the event reads, bytes (the cwnd unit's view).
+    pub s_cwnd: Signal<In, Bits<32>>,
+    /// The cwnd unit's achievedBDP is zero (a probe's SACK may then enter recovery).
+    pub s_bdp_zero: Signal<In, Bit>,
+    /// An open's first PSN (wider than 24 bits: refused, nothing changes).
+    pub s_open_psn: Signal<In, Bits<32>>,
+    /// A SACK's expected PSN.
+    pub s_sack_epsn: Signal<In, Bits<32>>,
+    /// Its segment's first PSN (a multiple of `sack_bits`).
+    pub s_sack_base: Signal<In, Bits<32>>,
+    /// Its segment: bit `i` is PSN `base + i` received.
+    pub s_sack_bitmap: Signal<In, Bits<SB>>,
+    /// The receiver's byte count.
+    pub s_sack_bytes: Signal<In, Bits<32>>,
+    /// The receiver's out-of-order count.
+    pub s_sack_ooo: Signal<In, Bits<32>>,
+    /// The time stamp it echoes.
+    pub s_sack_ts: Signal<In, Bits<32>>,
+    /// It answers a probe.
+    pub s_sack_probe: Signal<In, Bit>,
+    /// A doorbell's bytes for the backlog.
+    pub s_doorbell_bytes: Signal<In, Bits<32>>,
+
+    /// An event taken `LATENCY` cycles ago completes.
+    pub m_valid: Signal<Out, Bit>,
+    /// Its connection was out of range (every result below zero).
+    pub m_bad: Signal<Out, Bit>,
+    pub m_conn: Signal<Out, Bits<16>>,
+    /// An open started the connection afresh.
+    pub m_opened: Signal<Out, Bit>,
+    /// An open asked for a PSN wider than 24 bits: nothing changed.
+    pub m_open_refused: Signal<Out, Bit>,
+    /// A SACK was accepted.
+    pub m_sack_accepted: Signal<Out, Bit>,
+    /// A SACK was malformed (it changed nothing; the timeout was still checked).
+    pub m_sack_malformed: Signal<Out, Bit>,
+    /// The bytes an accepted SACK newly acknowledged (the cwnd unit's input).
+    pub m_acked_bytes: Signal<Out, Bits<32>>,
+    /// A doorbell's bytes joined the backlog.
+    pub m_doorbell_ok: Signal<Out, Bit>,
+    /// A doorbell was refused: the backlog would pass 2^32 - 1.
+    pub m_doorbell_refused: Signal<Out, Bit>,
+    /// A transmit opportunity sent a packet.
+    pub m_tx_valid: Signal<Out, Bit>,
+    pub m_tx_psn: Signal<Out, Bits<32>>,
+    /// Its payload bytes (0 for a probe).
+    pub m_tx_len: Signal<Out, Bits<32>>,
+    /// [`TX_NEW`], [`TX_RETRANSMIT`] or [`TX_PROBE`].
+    pub m_tx_kind: Signal<Out, Bits<2>>,
+    /// It empties the backlog: the receiver acknowledges it at once.
+    pub m_tx_ack_req: Signal<Out, Bit>,
+    /// A loss detector fired.
+    pub m_loss_valid: Signal<Out, Bit>,
+    /// [`LOSS_OOO`], [`LOSS_PROBE`] or [`LOSS_TIMEOUT`].
+    pub m_loss_kind: Signal<Out, Bits<2>>,
+    /// The connection can send after the event (its bit at the transmit scheduler).
+    pub m_work: Signal<Out, Bit>,
+
+    /// The sweep is over: events are taken.
+    pub status_ready: Signal<Out, Bit>,
+
+    cfg_psn_mask: Constant<Bits<32>>,
+    cfg_seg_low: Constant<Bits<32>>,
+    cfg_sb: Constant<Bits<32>>,
+    cfg_w: Constant<Bits<16>>,
+    cfg_slot_mask: Constant<Bits<16>>,
+    cfg_mask_lw: Constant<Bits<16>>,
+    cfg_mask_lo: Constant<Bits<16>>,
+    cfg_off_out: Constant<Bits<16>>,
+    cfg_off_rtx: Constant<Bits<16>>,
+    cfg_off_h: Constant<Bits<16>>,
+    cfg_off_hi: Constant<Bits<16>>,
+    cfg_off_short: Constant<Bits<16>>,
+    cfg_off_slen: Constant<Bits<16>>,
+    cfg_mtu: Constant<Bits<32>>,
+    cfg_mtu_log2: Constant<Bits<16>>,
+    cfg_two_rtt: Constant<Bits<32>>,
+    cfg_probe_interval: Constant<Bits<32>>,
+    cfg_rto: Constant<Bits<32>>,
+    cfg_ooo_min: Constant<Bits<32>>,
+    cfg_ones_sb: Constant<Bits<SB>>,
+    cfg_ones_w: Constant<Bits<W>>,
+    cfg_one_w: Constant<Bits<W>>,
+
+    pipe: ContextPipe<D, E>,
+    epsn_below: PsnBelow<1>,
+    seg_top: HighestSet<SB>,
+    run_hi: LowestSet<W>,
+    run_all: LowestSet<W>,
+    lost_hi: LowestSet<W>,
+    lost_all: LowestSet<W>,
+    lost_count: PopCount<W>,
+
+    // S0: the event packed for the shell.
+    ev_in: Signal<Local, Bits<E>>,
+    // S3: the record and the event unpacked.
+    rec: Signal<Local, Bits<D>>,
+    ev: Signal<Local, Bits<E>>,
+    nxt: Signal<Local, Bits<32>>,
+    bsent: Signal<Local, Bits<32>>,
+    brecv: Signal<Local, Bits<32>>,
+    flight: Signal<Local, Bits<32>>,
+    pts: Signal<Local, Bits<32>>,
+    rts: Signal<Local, Bits<32>>,
+    backlog: Signal<Local, Bits<32>>,
+    asp: Signal<Local, Bit>,
+    hv: Signal<Local, Bit>,
+    hiv: Signal<Local, Bit>,
+    sv: Signal<Local, Bit>,
+    acked: Signal<Local, Bits<W>>,
+    out: Signal<Local, Bits<16>>,
+    rtxb: Signal<Local, Bits<16>>,
+    hb: Signal<Local, Bits<16>>,
+    hib: Signal<Local, Bits<16>>,
+    shb: Signal<Local, Bits<16>>,
+    slen: Signal<Local, Bits<16>>,
+    kind: Signal<Local, Bits<3>>,
+    is_open: Signal<Local, Bit>,
+    is_sack: Signal<Local, Bit>,
+    is_tx: Signal<Local, Bit>,
+    is_door: Signal<Local, Bit>,
+    now: Signal<Local, Bits<32>>,
+    cwnd: Signal<Local, Bits<32>>,
+    bdp_zero: Signal<Local, Bit>,
+    open_wide: Signal<Local, Bit>,
+    open_psn: Signal<Local, Bits<32>>,
+    fmt_bad: Signal<Local, Bit>,
+    epsn: Signal<Local, Bits<32>>,
+    base: Signal<Local, Bits<32>>,
+    sbytes: Signal<Local, Bits<32>>,
+    ooo: Signal<Local, Bits<32>>,
+    ts: Signal<Local, Bits<32>>,
+    probe: Signal<Local, Bit>,
+    dbytes: Signal<Local, Bits<32>>,
+    bitmap: Signal<Local, Bits<SB>>,
+    una: Signal<Local, Bits<32>>,
+
+    // The SACK's part.
+    de: Signal<Local, Bits<32>>,
+    epsn_lt: Signal<Local, Bit>,
+    bytes_d: Signal<Local, Bits<32>>,
+    malformed: Signal<Local, Bit>,
+    acc: Signal<Local, Bit>,
+    ahead: Signal<Local, Bit>,
+    una1: Signal<Local, Bits<32>>,
+    out1: Signal<Local, Bits<16>>,
+    dseg: Signal<Local, Bits<32>>,
+    eseg: Signal<Local, Bits<32>>,
+    seg_lo: Signal<Local, Bits<16>>,
+    seg_hi: Signal<Local, Bits<16>>,
+    seg_in: Signal<Local, Bits<SB>>,
+    marks: Signal<Local, Bits<W>>,
+    acked1: Signal<Local, Bits<W>>,
+    nb: Signal<Local, Bits<32>>,
+    hs_back: Signal<Local, Bits<16>>,
+    h1v: Signal<Local, Bit>,
+    h1b: Signal<Local, Bits<16>>,
+    s_una1: Signal<Local, Bits<16>>,
+    zeros: Signal<Local, Bits<W>>,
+    run: Signal<Local, Bits<16>>,
+    out2: Signal<Local, Bits<16>>,
+    moved: Signal<Local, Bit>,
+    h2v: Signal<Local, Bit>,
+    bd: Signal<Local, Bits<32>>,
+    bytes_gt: Signal<Local, Bit>,
+    acked_bytes: Signal<Local, Bits<32>>,
+    hiv2: Signal<Local, Bit>,
+    rtxb2: Signal<Local, Bits<16>>,
+    rtt: Signal<Local, Bits<32>>,
+    enter_p: Signal<Local, Bit>,
+    thr: Signal<Local, Bits<32>>,
+    enter_o: Signal<Local, Bit>,
+
+    // State A (the event's own part), then B (the timeout checked).
+    a_out: Signal<Local, Bits<16>>,
+    a_acked: Signal<Local, Bits<W>>,
+    a_brecv: Signal<Local, Bits<32>>,
+    a_flight: Signal<Local, Bits<32>>,
+    a_pts: Signal<Local, Bits<32>>,
+    a_rts: Signal<Local, Bits<32>>,
+    a_backlog: Signal<Local, Bits<32>>,
+    a_asp: Signal<Local, Bit>,
+    a_hv: Signal<Local, Bit>,
+    a_hb: Signal<Local, Bits<16>>,
+    a_hiv: Signal<Local, Bit>,
+    a_hib: Signal<Local, Bits<16>>,
+    a_rtxb: Signal<Local, Bits<16>>,
+    door_sum: Signal<Local, Bits<33>>,
+    door_ok: Signal<Local, Bit>,
+    loss_v: Signal<Local, Bit>,
+    loss_k: Signal<Local, Bits<2>>,
+    age: Signal<Local, Bits<32>>,
+    t1: Signal<Local, Bit>,
+
+    // The lost PSNs of state B: the unacknowledged ones of [rtx, recovery_hi].
+    rtx_off: Signal<Local, Bits<16>>,
+    hi_off: Signal<Local, Bits<16>>,
+    n_range: Signal<Local, Bits<16>>,
+    una_b: Signal<Local, Bits<32>>,
+    slot_rtx: Signal<Local, Bits<16>>,
+    range_end: Signal<Local, Bits<16>>,
+    range: Signal<Local, Bits<W>>,
+    holes: Signal<Local, Bits<W>>,
+    n_lost: Signal<Local, Bits<16>>,
+    short_off: Signal<Local, Bits<16>>,
+    short_in: Signal<Local, Bit>,
+    short_slot: Signal<Local, Bits<16>>,
+    short_lost: Signal<Local, Bit>,
+    lost_bytes: Signal<Local, Bits<32>>,
+    raw: Signal<Local, Bits<32>>,
+    win_open: Signal<Local, Bit>,
+
+    // The transmit.
+    big: Signal<Local, Bit>,
+    offer: Signal<Local, Bit>,
+    olen: Signal<Local, Bits<32>>,
+    probe_due: Signal<Local, Bit>,
+    p_slot: Signal<Local, Bits<16>>,
+    p_off: Signal<Local, Bits<16>>,
+    p_len: Signal<Local, Bits<32>>,
+    do_probe: Signal<Local, Bit>,
+    do_retx: Signal<Local, Bit>,
+    do_new: Signal<Local, Bit>,
+    tx_psn: Signal<Local, Bits<32>>,
+    tx_len: Signal<Local, Bits<32>>,
+    tx_kind: Signal<Local, Bits<2>>,
+    tx_ack: Signal<Local, Bit>,
+
+    // State C (after the transmit) and the has-work bit.
+    c_nxt: Signal<Local, Bits<32>>,
+    c_out: Signal<Local, Bits<16>>,
+    c_acked: Signal<Local, Bits<W>>,
+    c_bsent: Signal<Local, Bits<32>>,
+    c_flight: Signal<Local, Bits<32>>,
+    c_pts: Signal<Local, Bits<32>>,
+    c_rts: Signal<Local, Bits<32>>,
+    c_backlog: Signal<Local, Bits<32>>,
+    c_asp: Signal<Local, Bit>,
+    c_hb: Signal<Local, Bits<16>>,
+    c_hib: Signal<Local, Bits<16>>,
+    c_rtxb: Signal<Local, Bits<16>>,
+    c_sv: Signal<Local, Bit>,
+    c_shb: Signal<Local, Bits<16>>,
+    c_slen: Signal<Local, Bits<16>>,
+    c_lost_bytes: Signal<Local, Bits<32>>,
+    c_n_lost: Signal<Local, Bits<16>>,
+    c_raw: Signal<Local, Bits<32>>,
+    c_open: Signal<Local, Bit>,
+    c_probe_due: Signal<Local, Bit>,
+    c_cut: Signal<Local, Bit>,
+    work: Signal<Local, Bit>,
+    opened: Signal<Local, Bit>,
+    next: Signal<Local, Bits<D>>,
+
+    out_valid: DFF<Bit>,
+    out_bad: DFF<Bit>,
+    out_conn: DFF<Bits<16>>,
+    out_opened: DFF<Bit>,
+    out_open_refused: DFF<Bit>,
+    out_sack_accepted: DFF<Bit>,
+    out_sack_malformed: DFF<Bit>,
+    out_acked_bytes: DFF<Bits<32>>,
+    out_doorbell_ok: DFF<Bit>,
+    out_doorbell_refused: DFF<Bit>,
+    out_tx_valid: DFF<Bit>,
+    out_tx_psn: DFF<Bits<32>>,
+    out_tx_len: DFF<Bits<32>>,
+    out_tx_kind: DFF<Bits<2>>,
+    out_tx_ack_req: DFF<Bit>,
+    out_loss_valid: DFF<Bit>,
+    out_loss_kind: DFF<Bits<2>>,
+    out_work: DFF<Bit>,
+}
+
+impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderRtl<W, SB, D, E> {
+    /// `conns` connections, each starting (and restarting after a reset) at `initial_psn`;
+    /// `no_forward`: the shell's forwarding distance to switch off (the co-sim's broken
+    /// variants only).
+    pub fn new(conns: u32, k: &SenderConsts, initial_psn: u32, no_forward: Option<u32>) -> Self {
+        assert!(W.is_power_of_two() && SB.is_power_of_two() && SB <= W && SB <= 256);
+        assert!((16..=4096).contains(&W));
+        assert_eq!(D, record_bits(W));
+        assert_eq!(E, event_bits(SB));
+        let l = W.trailing_zeros() as usize;
+        let off_out = FIXED_BITS + W;
+        let c16 = |v: u64| Constant::new(bits::<16>(v));
+        let c32 = |v: u64| Constant::new(bits::<32>(v));
+        NicSenderRtl {
+            clock: Default::default(),
+            s_reset: Default::default(),
+            s_valid: Default::default(),
+            s_ready: Default::default(),
+            s_conn: Default::default(),
+            s_kind: Default::default(),
+            s_now: Default::default(),
+            s_cwnd: Default::default(),
+            s_bdp_zero: Default::default(),
+            s_open_psn: Default::default(),
+            s_sack_epsn: Default::default(),
+            s_sack_base: Default::default(),
+            s_sack_bitmap: Default::default(),
+            s_sack_bytes: Default::default(),
+            s_sack_ooo: Default::default(),
+            s_sack_ts: Default::default(),
+            s_sack_probe: Default::default(),
+            s_doorbell_bytes: Default::default(),
+            m_valid: Default::default(),
+            m_bad: Default::default(),
+            m_conn: Default::default(),
+            m_opened: Default::default(),
+            m_open_refused: Default::default(),
+            m_sack_accepted: Default::default(),
+            m_sack_malformed: Default::default(),
+            m_acked_bytes: Default::default(),
+            m_doorbell_ok: Default::default(),
+            m_doorbell_refused: Default::default(),
+            m_tx_valid: Default::default(),
+            m_tx_psn: Default::default(),
+            m_tx_len: Default::default(),
+            m_tx_kind: Default::default(),
+            m_tx_ack_req: Default::default(),
+            m_loss_valid: Default::default(),
+            m_loss_kind: Default::default(),
+            m_work: Default::default(),
+            status_ready: Default::default(),
+            cfg_psn_mask: c32(0xFF_FFFF),
+            cfg_seg_low: c32(SB as u64 - 1),
+            cfg_sb: c32(SB as u64),
+            cfg_w: c16(W as u64),
+            cfg_slot_mask: c16(W as u64 - 1),
+            cfg_mask_lw: c16(W as u64 - 1),
+            cfg_mask_lo: c16(2 * W as u64 - 1),
+            cfg_off_out: c16(off_out as u64),
+            cfg_off_rtx: c16((off_out + l + 1) as u64),
+            cfg_off_h: c16((off_out + 2 * (l + 1)) as u64),
+            cfg_off_hi: c16((off_out + 2 * (l + 1) + l) as u64),
+            cfg_off_short: c16((off_out + 2 * (l + 1) + 2 * l) as u64),
+            cfg_off_slen: c16((off_out + 2 * (l + 1) + 3 * l) as u64),
+            cfg_mtu: c32(u64::from(k.mtu)),
+            cfg_mtu_log2: c16(u64::from(k.mtu_log2)),
+            cfg_two_rtt: c32(u64::from(k.net_base_rtt_ns.wrapping_mul(2))),
+            cfg_probe_interval: c32(u64::from(k.probe_interval_ns)),
+            cfg_rto: c32(u64::from(k.rto_ns)),
+            cfg_ooo_min: c32(u64::from(k.ooo_min_threshold)),
+            cfg_ones_sb: Constant::new(!Bits::<SB>::default()),
+            cfg_ones_w: Constant::new(!Bits::<W>::default()),
+            cfg_one_w: Constant::new(bits::<W>(1)),
+            pipe: ContextPipe::new(conns, initial_record::<D>(initial_psn), no_forward),
+            epsn_below: PsnBelow::new(false),
+            seg_top: Default::default(),
+            run_hi: Default::default(),
+            run_all: Default::default(),
+            lost_hi: Default::default(),
+            lost_all: Default::default(),
+            lost_count: Default::default(),
+            ev_in: Default::default(),
+            rec: Default::default(),
+            ev: Default::default(),
+            nxt: Default::default(),
+            bsent: Default::default(),
+            brecv: Default::default(),
+            flight: Default::default(),
+            pts: Default::default(),
+            rts: Default::default(),
+            backlog: Default::default(),
+            asp: Default::default(),
+            hv: Default::default(),
+            hiv: Default::default(),
+            sv: Default::default(),
+            acked: Default::default(),
+            out: Default::default(),
+            rtxb: Default::default(),
+            hb: Default::default(),
+            hib: Default::default(),
+            shb: Default::default(),
+            slen: Default::default(),
+            kind: Default::default(),
+            is_open: Default::default(),
+            is_sack: Default::default(),
+            is_tx: Default::default(),
+            is_door: Default::default(),
+            now: Default::default(),
+            cwnd: Default::default(),
+            bdp_zero: Default::default(),
+            open_wide: Default::default(),
+            open_psn: Default::default(),
+            fmt_bad: Default::default(),
+            epsn: Default::default(),
+            base: Default::default(),
+            sbytes: Default::default(),
+            ooo: Default::default(),
+            ts: Default::default(),
+            probe: Default::default(),
+            dbytes: Default::default(),
+            bitmap: Default::default(),
+            una: Default::default(),
+            de: Default::default(),
+            epsn_lt: Default::default(),
+            bytes_d: Default::default(),
+            malformed: Default::default(),
+            acc: Default::default(),
+            ahead: Default::default(),
+            una1: Default::default(),
+            out1: Default::default(),
+            dseg: Default::default(),
+            eseg: Default::default(),
+            seg_lo: Default::default(),
+            seg_hi: Default::default(),
+            seg_in: Default::default(),
+            marks: Default::default(),
+            acked1: Default::default(),
+            nb: Default::default(),
+            hs_back: Default::default(),
+            h1v: Default::default(),
+            h1b: Default::default(),
+            s_una1: Default::default(),
+            zeros: Default::default(),
+            run: Default::default(),
+            out2: Default::default(),
+            moved: Default::default(),
+            h2v: Default::default(),
+            bd: Default::default(),
+            bytes_gt: Default::default(),
+            acked_bytes: Default::default(),
+            hiv2: Default::default(),
+            rtxb2: Default::default(),
+            rtt: Default::default(),
+            enter_p: Default::default(),
+            thr: Default::default(),
+            enter_o: Default::default(),
+            a_out: Default::default(),
+            a_acked: Default::default(),
+            a_brecv: Default::default(),
+            a_flight: Default::default(),
+            a_pts: Default::default(),
+            a_rts: Default::default(),
+            a_backlog: Default::default(),
+            a_asp: Default::default(),
+            a_hv: Default::default(),
+            a_hb: Default::default(),
+            a_hiv: Default::default(),
+            a_hib: Default::default(),
+            a_rtxb: Default::default(),
+            door_sum: Default::default(),
+            door_ok: Default::default(),
+            loss_v: Default::default(),
+            loss_k: Default::default(),
+            age: Default::default(),
+            t1: Default::default(),
+            rtx_off: Default::default(),
+            hi_off: Default::default(),
+            n_range: Default::default(),
+            una_b: Default::default(),
+            slot_rtx: Default::default(),
+            range_end: Default::default(),
+            range: Default::default(),
+            holes: Default::default(),
+            n_lost: Default::default(),
+            short_off: Default::default(),
+            short_in: Default::default(),
+            short_slot: Default::default(),
+            short_lost: Default::default(),
+            lost_bytes: Default::default(),
+            raw: Default::default(),
+            win_open: Default::default(),
+            big: Default::default(),
+            offer: Default::default(),
+            olen: Default::default(),
+            probe_due: Default::default(),
+            p_slot: Default::default(),
+            p_off: Default::default(),
+            p_len: Default::default(),
+            do_probe: Default::default(),
+            do_retx: Default::default(),
+            do_new: Default::default(),
+            tx_psn: Default::default(),
+            tx_len: Default::default(),
+            tx_kind: Default::default(),
+            tx_ack: Default::default(),
+            c_nxt: Default::default(),
+            c_out: Default::default(),
+            c_acked: Default::default(),
+            c_bsent: Default::default(),
+            c_flight: Default::default(),
+            c_pts: Default::default(),
+            c_rts: Default::default(),
+            c_backlog: Default::default(),
+            c_asp: Default::default(),
+            c_hb: Default::default(),
+            c_hib: Default::default(),
+            c_rtxb: Default::default(),
+            c_sv: Default::default(),
+            c_shb: Default::default(),
+            c_slen: Default::default(),
+            c_lost_bytes: Default::default(),
+            c_n_lost: Default::default(),
+            c_raw: Default::default(),
+            c_open: Default::default(),
+            c_probe_due: Default::default(),
+            c_cut: Default::default(),
+            work: Default::default(),
+            opened: Default::default(),
+            next: Default::default(),
+            out_valid: Default::default(),
+            out_bad: Default::default(),
+            out_conn: Default::default(),
+            out_opened: Default::default(),
+            out_open_refused: Default::default(),
+            out_sack_accepted: Default::default(),
+            out_sack_malformed: Default::default(),
+            out_acked_bytes: Default::default(),
+            out_doorbell_ok: Default::default(),
+            out_doorbell_refused: Default::default(),
+            out_tx_valid: Default::default(),
+            out_tx_psn: Default::default(),
+            out_tx_len: Default::default(),
+            out_tx_kind: Default::default(),
+            out_tx_ack_req: Default::default(),
+            out_loss_valid: Default::default(),
+            out_loss_kind: Default::default(),
+            out_work: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
+    for NicSenderRtl<W, SB, D, E>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            out_valid,
+            out_bad,
+            out_conn,
+            out_opened,
+            out_open_refused,
+            out_sack_accepted,
+            out_sack_malformed,
+            out_acked_bytes,
+            out_doorbell_ok,
+            out_doorbell_refused,
+            out_tx_valid,
+            out_tx_psn,
+            out_tx_len,
+            out_tx_kind,
+            out_tx_ack_req,
+            out_loss_valid,
+            out_loss_kind,
+            out_work
+        );
+
+        // ---- S0: the event into the shell; the SACK's format (no state needed) checked here.
+        self.pipe.clock.next = self.clock.val();
+        self.pipe.s_reset.next = self.s_reset.val();
+        self.pipe.s_valid.next = self.s_valid.val();
+        self.pipe.s_id.next = self.s_conn.val();
+        self.s_ready.next = self.pipe.status_ready.val() & !self.s_reset.val();
+        self.status_ready.next = self.pipe.status_ready.val();
+        self.ev_in.next = bit_cast::<E, 3>(self.s_kind.val())
+            | (bit_cast::<E, 32>(self.s_now.val()) << 3)
+            | (bit_cast::<E, 32>(self.s_cwnd.val()) << 35)
+            | (bit_cast::<E, 32>(self.s_open_psn.val() & self.cfg_psn_mask.val()) << 69)
+            | (bit_cast::<E, 32>(self.s_sack_epsn.val() & self.cfg_psn_mask.val()) << 94)
+            | (bit_cast::<E, 32>(self.s_sack_base.val() & self.cfg_psn_mask.val()) << 118)
+            | (bit_cast::<E, 32>(self.s_sack_bytes.val()) << 142)
+            | (bit_cast::<E, 32>(self.s_sack_ooo.val()) << 174)
+            | (bit_cast::<E, 32>(self.s_sack_ts.val()) << 206)
+            | (bit_cast::<E, 32>(self.s_doorbell_bytes.val()) << 239)
+            | (bit_cast::<E, SB>(self.s_sack_bitmap.val()) << 271);
+        self.ev_in.next = self.ev_in.val().replace_bit(67, self.s_bdp_zero.val());
+        self.ev_in.next = self
+            .ev_in
+            .val()
+            .replace_bit(68, (self.s_open_psn.val() & !self.cfg_psn_mask.val()).any());
+        self.ev_in.next = self.ev_in.val().replace_bit(
+            93,
+            (self.s_sack_epsn.val() & !self.cfg_psn_mask.val()).any()
+                | (self.s_sack_base.val() & !self.cfg_psn_mask.val()).any()
+                | (self.s_sack_base.val() & self.cfg_seg_low.val()).any(),
+        );
+        self.ev_in.next = self.ev_in.val().replace_bit(238, self.s_sack_probe.val());
+        self.pipe.s_event.next = self.ev_in.val();
+
+        // ---- S3: the record and the event.
+        self.rec.next = self.pipe.m_record.val();
+        self.ev.next = self.pipe.m_event.val();
+        self.nxt.next = bit_cast::<32, 24>(self.rec.val().get_bits::<24>(0));
+        self.bsent.next = self.rec.val().get_bits::<32>(24);
+        self.brecv.next = self.rec.val().get_bits::<32>(56);
+        self.flight.next = self.rec.val().get_bits::<32>(88);
+        self.pts.next = self.rec.val().get_bits::<32>(120);
+        self.rts.next = self.rec.val().get_bits::<32>(152);
+        self.backlog.next = self.rec.val().get_bits::<32>(184);
+        self.asp.next = self.rec.val().get_bit(216);
+        self.hv.next = self.rec.val().get_bit(217);
+        self.hiv.next = self.rec.val().get_bit(218);
+        self.sv.next = self.rec.val().get_bit(219);
+        self.acked.next = self.rec.val().get_bits::<W>(220);
+        self.out.next =
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_out.val()) & self.cfg_mask_lo.val();
+        self.rtxb.next =
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_rtx.val()) & self.cfg_mask_lo.val();
+        self.hb.next =
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_h.val()) & self.cfg_mask_lw.val();
+        self.hib.next =
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_hi.val()) & self.cfg_mask_lw.val();
+        self.shb.next =
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_short.val()) & self.cfg_mask_lw.val();
+        self.slen.next = bit_cast::<16, D>(self.rec.val() >> self.cfg_off_slen.val());
+
+        self.kind.next = self.ev.val().get_bits::<3>(0);
+        self.is_open.next = self.kind.val() == 1_usize.to_bits::<3>();
+        self.is_sack.next = self.kind.val() == 2_usize.to_bits::<3>();
+        self.is_tx.next = self.kind.val() == 3_usize.to_bits::<3>();
+        self.is_door.next = self.kind.val() == 4_usize.to_bits::<3>();
+        self.now.next = self.ev.val().get_bits::<32>(3);
+        self.cwnd.next = self.ev.val().get_bits::<32>(35);
+        self.bdp_zero.next = self.ev.val().get_bit(67);
+        self.open_wide.next = self.ev.val().get_bit(68);
+        self.open_psn.next = bit_cast::<32, 24>(self.ev.val().get_bits::<24>(69));
+        self.fmt_bad.next = self.ev.val().get_bit(93);
+        self.epsn.next = bit_cast::<32, 24>(self.ev.val().get_bits::<24>(94));
+        self.base.next = bit_cast::<32, 24>(self.ev.val().get_bits::<24>(118));
+        self.sbytes.next = self.ev.val().get_bits::<32>(142);
+        self.ooo.next = self.ev.val().get_bits::<32>(174);
+        self.ts.next = self.ev.val().get_bits::<32>(206);
+        self.probe.next = self.ev.val().get_bit(238);
+        self.dbytes.next = self.ev.val().get_bits::<32>(239);
+        self.bitmap.next = self.ev.val().get_bits::<SB>(271);
+        self.una.next =
+            (self.nxt.val() - bit_cast::<32, 16>(self.out.val())) & self.cfg_psn_mask.val();
+
+        // ---- The SACK: validated against the window and the bytes sent.
+        self.de.next = (self.epsn.val() - self.una.val()) & self.cfg_psn_mask.val();
+        self.epsn_below.d.next = self.epsn.val() - self.una.val();
+        self.epsn_lt.next = self.epsn_below.below.val().any();
+        self.bytes_d.next = self.sbytes.val() - self.bsent.val();
+        self.malformed.next = self.fmt_bad.val()
+            | (!self.epsn_lt.val() & (self.de.val() > bit_cast::<32, 16>(self.out.val())))
+            | (self.bytes_d.val().any() & !self.bytes_d.val().get_bit(31));
+        self.acc.next = self.is_sack.val() & !self.malformed.val();
+        // An EPSN ahead of snd_una moves it (it lies in the window: the SACK is well formed).
+        self.ahead.next = self.de.val().any() & !self.epsn_lt.val();
+        self.una1.next = self.una.val();
+        self.out1.next = self.out.val();
+        if self.ahead.val() {
+            self.una1.next = self.epsn.val();
+            self.out1.next = self.out.val() - bit_cast::<16, 32>(self.de.val());
+        }
+        // The segment's bits inside [una1, nxt): PSN base + i is at offset (base - una1) + i.
+        // A base up to SB below una1 (eseg in 1..SB) puts bits eseg.. at offsets 0..; any
+        // other base's bits are at offsets dseg.., in the window below out1 only.
+        self.dseg.next = (self.base.val() - self.una1.val()) & self.cfg_psn_mask.val();
+        self.eseg.next = (self.una1.val() - self.base.val()) & self.cfg_psn_mask.val();
+        self.seg_lo.next = 0.into();
+        self.seg_hi.next = 0.into();
+        if self.eseg.val().any() & (self.eseg.val() < self.cfg_sb.val()) {
+            self.seg_lo.next = bit_cast::<16, 32>(self.eseg.val());
+            self.seg_hi.next = bit_cast::<16, 32>(self.eseg.val()) + self.out1.val();
+        } else if self.dseg.val() < bit_cast::<32, 16>(self.out1.val()) {
+            self.seg_hi.next = self.out1.val() - bit_cast::<16, 32>(self.dseg.val());
+        }
+        self.seg_in.next = self.bitmap.val()
+            & (self.cfg_ones_sb.val() << self.seg_lo.val())
+            & !(self.cfg_ones_sb.val() << self.seg_hi.val());
+        // The segment's slots: base is a multiple of SB, SB divides W, so no wrap.
+        self.marks.next = bit_cast::<W, SB>(self.seg_in.val())
+            << (bit_cast::<16, 32>(self.base.val()) & self.cfg_slot_mask.val());
+        self.acked1.next = self.acked.val() | self.marks.val();
+        // highest_acked: the later (the nearer to snd_nxt) of itself and the segment's top.
+        self.seg_top.v.next = self.seg_in.val();
+        self.nb.next = self.nxt.val() - self.base.val() - 1_usize.to_bits::<32>();
+        self.hs_back.next = bit_cast::<16, 32>(self.nb.val()) - self.seg_top.idx.val();
+        self.h1v.next = self.hv.val() | self.seg_top.any.val();
+        self.h1b.next = self.hb.val();
+        if self.seg_top.any.val() & (!self.hv.val() | (self.hs_back.val() < self.hb.val())) {
+            self.h1b.next = self.hs_back.val();
+        }
+        // The run of acknowledged PSNs from una1: the first clear slot at or after its slot,
+        // cyclically, capped at out1.
+        self.s_una1.next = bit_cast::<16, 32>(self.una1.val()) & self.cfg_slot_mask.val();
+        self.zeros.next = !self.acked1.val();
+        self.run_hi.v.next = self.zeros.val() & (self.cfg_ones_w.val() << self.s_una1.val());
+        self.run_all.v.next = self.zeros.val();
+        self.run.next = self.cfg_w.val();
+        if self.run_hi.any.val() {
+            self.run.next = self.run_hi.idx.val() - self.s_una1.val();
+        } else if self.run_all.any.val() {
+            self.run.next = self.run_all.idx.val() + self.cfg_w.val() - self.s_una1.val();
+        }
+        if self.run.val() > self.out1.val() {
+            self.run.next = self.out1.val();
+        }
+        self.out2.next = self.out1.val() - self.run.val();
+        self.moved.next = self.ahead.val() | self.run.val().any();
+        self.h2v.next = self.h1v.val() & (self.h1b.val() < self.out2.val());
+        // The byte count moves forward only.
+        self.bd.next = self.sbytes.val() - self.brecv.val();
+        self.bytes_gt.next = self.bd.val().any() & !self.bd.val().get_bit(31);
+        self.acked_bytes.next = 0.into();
+        if self.bytes_gt.val() {
+            self.acked_bytes.next = self.bd.val();
+        }
+        // Recovery ends once snd_una passes recovery_hi; rtx is never below snd_una.
+        self.hiv2.next = self.hiv.val() & (self.hib.val() < self.out2.val());
+        self.rtxb2.next = self.rtxb.val();
+        if self.rtxb.val() > self.out2.val() {
+            self.rtxb2.next = self.out2.val();
+        }
+        // The loss detectors: a probe's quick answer with nothing else since, or the
+        // out-of-order count above max(cwnd in packets, the floor); both need highest_acked.
+        self.rtt.next = self.now.val() - self.ts.val();
+        self.enter_p.next = self.probe.val()
+            & (self.rtt.val() < self.cfg_two_rtt.val())
+            & !self.asp.val()
+            & self.bdp_zero.val()
+            & !self.hiv2.val()
+            & self.h2v.val();
+        self.thr.next = self.cwnd.val() >> self.cfg_mtu_log2.val();
+        if self.thr.val() < self.cfg_ooo_min.val() {
+            self.thr.next = self.cfg_ooo_min.val();
+        }
+        self.enter_o.next = !self.hiv2.val()
+            & !self.enter_p.val()
+            & (self.ooo.val() > self.thr.val())
+            & self.h2v.val();
+
+        // ---- State A: the event's own part (an accepted SACK, a doorbell's bytes).
+        self.a_out.next = self.out.val();
+        self.a_acked.next = self.acked.val();
+        self.a_brecv.next = self.brecv.val();
+        self.a_flight.next = self.flight.val();
+        self.a_pts.next = self.pts.val();
+        self.a_rts.next = self.rts.val();
+        self.a_backlog.next = self.backlog.val();
+        self.a_asp.next = self.asp.val();
+        self.a_hv.next = self.hv.val();
+        self.a_hb.next = self.hb.val();
+        self.a_hiv.next = self.hiv.val();
+        self.a_hib.next = self.hib.val();
+        self.a_rtxb.next = self.rtxb.val();
+        self.loss_v.next = false;
+        self.loss_k.next = 0.into();
+        self.door_sum.next =
+            bit_cast::<33, 32>(self.backlog.val()) + bit_cast::<33, 32>(self.dbytes.val());
+        self.door_ok.next = !self.door_sum.val().get_bit(32);
+        if self.acc.val() {
+            self.a_out.next = self.out2.val();
+            self.a_acked.next = self.acked1.val();
+            self.a_brecv.next = self.brecv.val() + self.acked_bytes.val();
+            self.a_flight.next = self.flight.val() - self.acked_bytes.val();
+            self.a_pts.next = self.now.val();
+            if self.moved.val() {
+                self.a_rts.next = self.now.val();
+            }
+            self.a_asp.next = self.asp.val() | !self.probe.val();
+            self.a_hv.next = self.h2v.val();
+            self.a_hb.next = self.h1b.val();
+            self.a_hiv.next = self.hiv2.val();
+            self.a_rtxb.next = self.rtxb2.val();
+            if self.enter_p.val() | self.enter_o.val() {
+                // Every unacknowledged PSN from snd_una up to highest_acked is lost.
+                self.a_hiv.next = true;
+                self.a_hib.next = self.h1b.val();
+                self.a_rtxb.next = self.out2.val();
+                self.loss_v.next = true;
+                if self.enter_p.val() {
+                    self.loss_k.next = 1_usize.to_bits::<2>();
+                }
+            }
+        }
+        if self.is_door.val() & self.door_ok.val() {
+            self.a_backlog.next = self.door_sum.val().get_bits::<32>(0);
+        }
+        // ---- State B: the timeout (every event but an open) declares every unacknowledged
+        // PSN lost.
+        self.age.next = self.now.val() - self.a_rts.val();
+        self.t1.next =
+            !self.is_open.val() & self.a_out.val().any() & (self.age.val() > self.cfg_rto.val());
+        if self.t1.val() {
+            self.a_hiv.next = true;
+            self.a_hib.next = 0.into();
+            self.a_rtxb.next = self.a_out.val();
+            self.a_rts.next = self.now.val();
+            self.loss_v.next = true;
+            self.loss_k.next = 2_usize.to_bits::<2>();
+        }
+
+        // ---- The lost PSNs of B and their bytes.
+        self.rtx_off.next = self.a_out.val() - self.a_rtxb.val();
+        self.hi_off.next = self.a_out.val() - self.a_hib.val() - 1_usize.to_bits::<16>();
+        self.n_range.next = 0.into();
+        if self.a_hiv.val() & (self.rtx_off.val() <= self.hi_off.val()) {
+            self.n_range.next = self.hi_off.val() + 1_usize.to_bits::<16>() - self.rtx_off.val();
+        }
+        self.una_b.next =
+            (self.nxt.val() - bit_cast::<32, 16>(self.a_out.val())) & self.cfg_psn_mask.val();
+        self.slot_rtx.next =
+            (bit_cast::<16, 32>(self.una_b.val()) + self.rtx_off.val()) & self.cfg_slot_mask.val();
+        self.range_end.next = self.slot_rtx.val() + self.n_range.val();
+        if self.range_end.val() <= self.cfg_w.val() {
+            self.range.next = (self.cfg_ones_w.val() << self.slot_rtx.val())
+                & !(self.cfg_ones_w.val() << self.range_end.val());
+        } else {
+            self.range.next = (self.cfg_ones_w.val() << self.slot_rtx.val())
+                | !(self.cfg_ones_w.val() << (self.range_end.val() - self.cfg_w.val()));
+        }
+        if !self.n_range.val().any() {
+            self.range.next = 0.into();
+        }
+        self.holes.next = !self.a_acked.val() & self.range.val();
+        self.lost_count.v.next = self.holes.val();
+        self.n_lost.next = self.lost_count.count.val();
+        self.short_off.next = self.a_out.val() - self.shb.val() - 1_usize.to_bits::<16>();
+        self.short_in.next = self.sv.val()
+            & (self.shb.val() < self.a_out.val())
+            & self.n_range.val().any()
+            & (self.short_off.val() >= self.rtx_off.val())
+            & (self.short_off.val() <= self.hi_off.val());
+        self.short_slot.next = (bit_cast::<16, 32>(self.una_b.val()) + self.short_off.val())
+            & self.cfg_slot_mask.val();
+        self.short_lost.next = self.short_in.val()
+            & !(self.a_acked.val() & (self.cfg_one_w.val() << self.short_slot.val())).any();
+        self.lost_bytes.next = bit_cast::<32, 16>(self.n_lost.val()) << self.cfg_mtu_log2.val();
+        if self.short_lost.val() {
+            self.lost_bytes.next =
+                self.lost_bytes.val() - self.cfg_mtu.val() + bit_cast::<32, 16>(self.slen.val());
+        }
+        self.raw.next = self.a_flight.val() - self.lost_bytes.val();
+        self.win_open.next = self.raw.val() < self.cwnd.val();
+        if self.raw.val().get_bit(31) {
+            self.win_open.next = self.cwnd.val().any();
+        }
+
+        // ---- The transmit: a due probe, else the lowest lost PSN, else a new packet.
+        self.big.next = self.a_backlog.val() >= self.cfg_mtu.val();
+        self.offer.next = self.big.val() | (self.a_backlog.val().any() & !self.sv.val());
+        self.olen.next = self.a_backlog.val();
+        if self.big.val() {
+            self.olen.next = self.cfg_mtu.val();
+        }
+        self.probe_due.next = self.a_out.val().any()
+            & ((self.now.val() - self.a_pts.val()) >= self.cfg_probe_interval.val());
+        self.lost_hi.v.next = self.holes.val() & (self.cfg_ones_w.val() << self.slot_rtx.val());
+        self.lost_all.v.next = self.holes.val();
+        self.p_slot.next = self.lost_all.idx.val();
+        if self.lost_hi.any.val() {
+            self.p_slot.next = self.lost_hi.idx.val();
+        }
+        self.p_off.next = ((self.p_slot.val() - self.slot_rtx.val()) & self.cfg_slot_mask.val())
+            + self.rtx_off.val();
+        self.p_len.next = self.cfg_mtu.val();
+        if self.sv.val()
+            & (self.shb.val() < self.a_out.val())
+            & (self.p_off.val() == self.short_off.val())
+        {
+            self.p_len.next = bit_cast::<32, 16>(self.slen.val());
+        }
+        self.do_probe.next = self.is_tx.val() & self.probe_due.val();
+        self.do_retx.next = self.is_tx.val()
+            & !self.probe_due.val()
+            & self.lost_all.any.val()
+            & self.win_open.val();
+        self.do_new.next = self.is_tx.val()
+            & !self.probe_due.val()
+            & !(self.lost_all.any.val() & self.win_open.val())
+            & self.offer.val()
+            & self.win_open.val()
+            & (self.a_out.val() < self.cfg_w.val());
+
+        // ---- State C.
+        self.c_nxt.next = self.nxt.val();
+        self.c_out.next = self.a_out.val();
+        self.c_acked.next = self.a_acked.val();
+        self.c_bsent.next = self.bsent.val();
+        self.c_flight.next = self.a_flight.val();
+        self.c_pts.next = self.a_pts.val();
+        self.c_rts.next = self.a_rts.val();
+        self.c_backlog.next = self.a_backlog.val();
+        self.c_asp.next = self.a_asp.val();
+        self.c_hb.next = self.a_hb.val();
+        self.c_hib.next = self.a_hib.val();
+        self.c_rtxb.next = self.a_rtxb.val();
+        self.c_sv.next = self.sv.val();
+        self.c_shb.next = self.shb.val();
+        self.c_slen.next = self.slen.val();
+        self.c_lost_bytes.next = self.lost_bytes.val();
+        self.c_n_lost.next = self.n_lost.val();
+        self.tx_psn.next = 0.into();
+        self.tx_len.next = 0.into();
+        self.tx_kind.next = 0.into();
+        self.tx_ack.next = false;
+        if self.do_probe.val() {
+            self.c_pts.next = self.now.val();
+            self.c_asp.next = false;
+            self.tx_psn.next = self.una_b.val();
+            self.tx_kind.next = 2_usize.to_bits::<2>();
+        }
+        if self.do_retx.val() {
+            self.c_rtxb.next = self.a_out.val() - self.p_off.val() - 1_usize.to_bits::<16>();
+            self.c_bsent.next = self.bsent.val() + self.p_len.val();
+            self.c_lost_bytes.next = self.lost_bytes.val() - self.p_len.val();
+            self.c_n_lost.next = self.n_lost.val() - 1_usize.to_bits::<16>();
+            self.tx_psn.next =
+                (self.una_b.val() + bit_cast::<32, 16>(self.p_off.val())) & self.cfg_psn_mask.val();
+            self.tx_len.next = self.p_len.val();
+            self.tx_kind.next = 1_usize.to_bits::<2>();
+        }
+        if self.do_new.val() {
+            if !self.a_out.val().any() {
+                self.c_rts.next = self.now.val();
+                self.c_pts.next = self.now.val();
+            }
+            self.c_acked.next = self.a_acked.val()
+                & !(self.cfg_one_w.val()
+                    << (bit_cast::<16, 32>(self.nxt.val()) & self.cfg_slot_mask.val()));
+            self.c_nxt.next = (self.nxt.val() + 1_usize.to_bits::<32>()) & self.cfg_psn_mask.val();
+            self.c_out.next = self.a_out.val() + 1_usize.to_bits::<16>();
+            self.c_hb.next = self.a_hb.val() + 1_usize.to_bits::<16>();
+            self.c_hib.next = self.a_hib.val() + 1_usize.to_bits::<16>();
+            self.c_rtxb.next = self.a_rtxb.val() + 1_usize.to_bits::<16>();
+            self.c_shb.next = self.shb.val() + 1_usize.to_bits::<16>();
+            self.c_bsent.next = self.bsent.val() + self.olen.val();
+            self.c_flight.next = self.a_flight.val() + self.olen.val();
+            self.c_backlog.next = self.a_backlog.val() - self.olen.val();
+            if !self.big.val() {
+                self.c_sv.next = true;
+                self.c_shb.next = 0.into();
+                self.c_slen.next = bit_cast::<16, 32>(self.olen.val());
+            }
+            self.tx_psn.next = self.nxt.val();
+            self.tx_len.next = self.olen.val();
+            self.tx_kind.next = 0_usize.to_bits::<2>();
+            self.tx_ack.next = self.olen.val() == self.a_backlog.val();
+        }
+        // The short packet is forgotten once snd_una has passed it.
+        if self.c_shb.val() >= self.c_out.val() {
+            self.c_sv.next = false;
+        }
+        // ---- The has-work bit.
+        self.c_probe_due.next = self.c_out.val().any()
+            & ((self.now.val() - self.c_pts.val()) >= self.cfg_probe_interval.val());
+        self.c_raw.next = self.c_flight.val() - self.c_lost_bytes.val();
+        self.c_open.next = self.c_raw.val() < self.cwnd.val();
+        if self.c_raw.val().get_bit(31) {
+            self.c_open.next = self.cwnd.val().any();
+        }
+        self.c_cut.next = (self.c_backlog.val() >= self.cfg_mtu.val())
+            | (self.c_backlog.val().any() & !self.c_sv.val());
+        self.work.next = self.c_probe_due.val()
+            | (self.c_open.val()
+                & (self.c_n_lost.val().any()
+                    | (self.c_cut.val() & (self.c_out.val() < self.cfg_w.val()))));
+
+        // ---- The record written back (an open: the fresh record at its PSN).
+        self.opened.next = self.is_open.val() & !self.open_wide.val();
+        self.next.next = bit_cast::<D, 32>(self.c_nxt.val())
+            | (bit_cast::<D, 32>(self.c_bsent.val()) << 24)
+            | (bit_cast::<D, 32>(self.a_brecv.val()) << 56)
+            | (bit_cast::<D, 32>(self.c_flight.val()) << 88)
+            | (bit_cast::<D, 32>(self.c_pts.val()) << 120)
+            | (bit_cast::<D, 32>(self.c_rts.val()) << 152)
+            | (bit_cast::<D, 32>(self.c_backlog.val()) << 184)
+            | (bit_cast::<D, W>(self.c_acked.val()) << 220)
+            | (bit_cast::<D, 16>(self.c_out.val() & self.cfg_mask_lo.val())
+                << self.cfg_off_out.val())
+            | (bit_cast::<D, 16>(self.c_rtxb.val() & self.cfg_mask_lo.val())
+                << self.cfg_off_rtx.val())
+            | (bit_cast::<D, 16>(self.c_hb.val() & self.cfg_mask_lw.val()) << self.cfg_off_h.val())
+            | (bit_cast::<D, 16>(self.c_hib.val() & self.cfg_mask_lw.val())
+                << self.cfg_off_hi.val())
+            | (bit_cast::<D, 16>(self.c_shb.val() & self.cfg_mask_lw.val())
+                << self.cfg_off_short.val())
+            | (bit_cast::<D, 16>(self.c_slen.val()) << self.cfg_off_slen.val());
+        self.next.next = self.next.val().replace_bit(216, self.c_asp.val());
+        self.next.next = self.next.val().replace_bit(217, self.a_hv.val());
+        self.next.next = self.next.val().replace_bit(218, self.a_hiv.val());
+        self.next.next = self.next.val().replace_bit(219, self.c_sv.val());
+        if self.opened.val() {
+            self.next.next = bit_cast::<D, 32>(self.open_psn.val());
+            self.work.next = false;
+        }
+        self.pipe.s_next.next = self.next.val();
+
+        // ---- Output registers: every result zero unless an event with a good id completes.
+        self.out_valid.d.next = self.pipe.m_valid.val();
+        self.out_bad.d.next = self.pipe.m_valid.val() & self.pipe.m_bad.val();
+        self.out_conn.d.next = 0.into();
+        if self.pipe.m_valid.val() {
+            self.out_conn.d.next = self.pipe.m_id.val();
+        }
+        self.out_opened.d.next = false;
+        self.out_open_refused.d.next = false;
+        self.out_sack_accepted.d.next = false;
+        self.out_sack_malformed.d.next = false;
+        self.out_acked_bytes.d.next = 0.into();
+        self.out_doorbell_ok.d.next = false;
+        self.out_doorbell_refused.d.next = false;
+        self.out_tx_valid.d.next = false;
+        self.out_tx_psn.d.next = 0.into();
+        self.out_tx_len.d.next = 0.into();
+        self.out_tx_kind.d.next = 0.into();
+        self.out_tx_ack_req.d.next = false;
+        self.out_loss_valid.d.next = false;
+        self.out_loss_kind.d.next = 0.into();
+        self.out_work.d.next = false;
+        if self.pipe.m_write.val() {
+            self.out_opened.d.next = self.opened.val();
+            self.out_open_refused.d.next = self.is_open.val() & self.open_wide.val();
+            self.out_sack_accepted.d.next = self.acc.val();
+            self.out_sack_malformed.d.next = self.is_sack.val() & self.malformed.val();
+            if self.acc.val() {
+                self.out_acked_bytes.d.next = self.acked_bytes.val();
+            }
+            self.out_doorbell_ok.d.next = self.is_door.val() & self.door_ok.val();
+            self.out_doorbell_refused.d.next = self.is_door.val() & !self.door_ok.val();
+            self.out_tx_valid.d.next = self.do_probe.val() | self.do_retx.val() | self.do_new.val();
+            self.out_tx_psn.d.next = self.tx_psn.val();
+            self.out_tx_len.d.next = self.tx_len.val();
+            self.out_tx_kind.d.next = self.tx_kind.val();
+            self.out_tx_ack_req.d.next = self.tx_ack.val();
+            self.out_loss_valid.d.next = self.loss_v.val();
+            self.out_loss_kind.d.next = self.loss_k.val();
+            self.out_work.d.next = self.work.val();
+        }
+        self.m_valid.next = self.out_valid.q.val();
+        self.m_bad.next = self.out_bad.q.val();
+        self.m_conn.next = self.out_conn.q.val();
+        self.m_opened.next = self.out_opened.q.val();
+        self.m_open_refused.next = self.out_open_refused.q.val();
+        self.m_sack_accepted.next = self.out_sack_accepted.q.val();
+        self.m_sack_malformed.next = self.out_sack_malformed.q.val();
+        self.m_acked_bytes.next = self.out_acked_bytes.q.val();
+        self.m_doorbell_ok.next = self.out_doorbell_ok.q.val();
+        self.m_doorbell_refused.next = self.out_doorbell_refused.q.val();
+        self.m_tx_valid.next = self.out_tx_valid.q.val();
+        self.m_tx_psn.next = self.out_tx_psn.q.val();
+        self.m_tx_len.next = self.out_tx_len.q.val();
+        self.m_tx_kind.next = self.out_tx_kind.q.val();
+        self.m_tx_ack_req.next = self.out_tx_ack_req.q.val();
+        self.m_loss_valid.next = self.out_loss_valid.q.val();
+        self.m_loss_kind.next = self.out_loss_kind.q.val();
+        self.m_work.next = self.out_work.q.val();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{generate, Options};
+    use strack_config::Config;
+
+    /// The default design (1024 connections, window 256, 64-bit segments) passes the lint,
+    /// Icarus and Yosys gate.
+    #[test]
+    fn gate_lint_icarus_yosys() {
+        let b = generate("nic_sender", &Config::default(), &Options::default()).unwrap();
+        crate::gate::check(&b, "nic_sender_default", false);
+    }
+
+    /// The smallest window and segment (16 and 8) and the co-sim's small size pass the same
+    /// gate.
+    #[test]
+    fn gate_at_small_windows() {
+        for (w, sb, name) in [(16, 8, "nic_sender_16"), (32, 8, "nic_sender_32")] {
+            let mut cfg = Config::default();
+            cfg.nic.connections = 4;
+            cfg.sack.rx_window = w;
+            cfg.sack.sack_bits = sb;
+            cfg.cwnd_unit.max_cwnd_bytes = Some(8 * cfg.network.mtu_bytes);
+            let b = generate("nic_sender", &cfg, &Options::default()).unwrap();
+            crate::gate::check(&b, name, false);
+        }
+    }
+
+    #[test]
+    fn illegal_config_is_refused_naming_the_block() {
+        let mut cfg = Config::default();
+        cfg.sack.sack_bits = 512;
+        let msg = generate("nic_sender", &cfg, &Options::default())
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("nic_sender"), "{msg}");
+    }
+}
