@@ -587,6 +587,12 @@ fn main() {
             &Options {
                 fault: d.fault,
                 initial_psn: d.initial_psn,
+                // Every sender design starts its byte counters near the 2^32 wrap.
+                initial_bytes: if d.block == "nic_sender" {
+                    NIC_SENDER_INITIAL_BYTES
+                } else {
+                    0
+                },
             },
         )
         .unwrap_or_else(|e| panic!("testbench: {}: {e}", d.name));

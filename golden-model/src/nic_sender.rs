@@ -100,6 +100,13 @@ impl Sender {
         }
     }
 
+    /// `self` with `bytes` sent and received (nothing in flight).
+    pub fn with_bytes(mut self, bytes: u32) -> Self {
+        self.sack.bytes_sent = bytes;
+        self.sack.bytes_recvd = bytes;
+        self
+    }
+
     /// The next packet the backlog gives (length, empties the backlog), Nagle's rule applied.
     pub fn cut(&self) -> Option<NewPkt> {
         let mtu = self.sack.params().mtu;
@@ -216,8 +223,18 @@ pub struct NicSender {
 impl NicSender {
     /// Every connection starts (and restarts after a reset) at PSN `initial_psn`.
     pub fn new(cfg: &Config, initial_psn: u32) -> Self {
+        Self::with_initial_bytes(cfg, initial_psn, 0)
+    }
+
+    /// As [`NicSender::new`], the byte counters starting (and restarting after a reset) at
+    /// `bytes` (an open starts at 0), as the RTL built with that option: the co-simulation
+    /// reaches their 2^32 wrap this way.
+    pub fn with_initial_bytes(cfg: &Config, initial_psn: u32, bytes: u32) -> Self {
         NicSender {
-            store: ContextStore::new(cfg.nic.connections, Sender::new(cfg, initial_psn)),
+            store: ContextStore::new(
+                cfg.nic.connections,
+                Sender::new(cfg, initial_psn).with_bytes(bytes),
+            ),
             fresh: Sender::new(cfg, 0),
         }
     }

@@ -115,6 +115,10 @@ pub struct Options {
     /// The PSN a connection starts at (the receiver's first EPSN), 24 bits. Connections
     /// usually start at a random PSN; the co-simulation uses it to reach the 2^24 wrap.
     pub initial_psn: u32,
+    /// The byte counters a connection of `nic_sender` starts at after the sweep (bytes sent and
+    /// bytes received, equal: nothing in flight). Connections start at 0; the co-simulation
+    /// uses it to reach the 2^32 wrap.
+    pub initial_bytes: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -449,7 +453,7 @@ fn nic_sender_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
                 $SB,
                 { nic_sender::record_bits($W) },
                 { nic_sender::event_bits($SB) },
-            >::new(conns, &k, psn, no_forward))
+            >::new(conns, &k, psn, opts.initial_bytes, no_forward))
         };
     }
     let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);

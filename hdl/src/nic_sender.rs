@@ -82,9 +82,11 @@ pub struct SenderConsts {
     pub ooo_min_threshold: u32,
 }
 
-/// The record of a connection opened at `psn`: everything zero but `snd_nxt`.
-pub fn initial_record<const D: usize>(psn: u32) -> Bits<D> {
-    bit_cast::<D, 32>(bits::<32>(u64::from(psn & 0xFF_FFFF)))
+/// The record of a connection opened at `psn`: everything zero but `snd_nxt` and the byte
+/// counters (`bytes`, sent and received alike: nothing in flight).
+pub fn initial_record<const D: usize>(psn: u32, bytes: u32) -> Bits<D> {
+    let b = bit_cast::<D, 32>(bits::<32>(u64::from(bytes)));
+    bit_cast::<D, 32>(bits::<32>(u64::from(psn & 0xFF_FFFF))) | (b << 24) | (b << 56)
 }
 
 /// The lowest set bit of `v` (combinational): isolated with `v & -v`, its index read through
@@ -609,10 +611,16 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
 }
 
 impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderRtl<W, SB, D, E> {
-    /// `conns` connections, each starting (and restarting after a reset) at `initial_psn`;
-    /// `no_forward`: the shell's forwarding distance to switch off (the co-sim's broken
-    /// variants only).
-    pub fn new(conns: u32, k: &SenderConsts, initial_psn: u32, no_forward: Option<u32>) -> Self {
+    /// `conns` connections, each starting (and restarting after a reset) at `initial_psn` with
+    /// `initial_bytes` sent and received (an open starts at 0); `no_forward`: the shell's
+    /// forwarding distance to switch off (the co-sim's broken variants only).
+    pub fn new(
+        conns: u32,
+        k: &SenderConsts,
+        initial_psn: u32,
+        initial_bytes: u32,
+        no_forward: Option<u32>,
+    ) -> Self {
         assert!(W.is_power_of_two() && SB.is_power_of_two() && SB <= W && SB <= 256);
         assert!((16..=4096).contains(&W));
         assert_eq!(D, record_bits(W));
@@ -681,7 +689,11 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             cfg_ones_sb: Constant::new(!Bits::<SB>::default()),
             cfg_ones_w: Constant::new(!Bits::<W>::default()),
             cfg_one_w: Constant::new(bits::<W>(1)),
-            pipe: ContextPipe::new(conns, initial_record::<D>(initial_psn), no_forward),
+            pipe: ContextPipe::new(
+                conns,
+                initial_record::<D>(initial_psn, initial_bytes),
+                no_forward,
+            ),
             epsn_below: PsnBelow::new(false),
             seg_top: Default::default(),
             run_hi: Default::default(),

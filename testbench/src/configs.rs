@@ -56,6 +56,10 @@ pub fn small_sack_config() -> strack_config::Config {
 /// crosses the 2^24 PSN wrap early.
 pub const SACK_INITIAL_PSN: u32 = (1 << 24) - 300;
 
+/// The byte counters the co-simulated `nic_sender` designs start at (bytes sent and received),
+/// 16 KiB below the 2^32 wrap, so a connection's counters cross it within its first packets.
+pub const NIC_SENDER_INITIAL_BYTES: u32 = u32::MAX - (16 << 10) + 1;
+
 /// The composed NIC's sweep design: the small SACK design with 16 paths, a 5 us bitmap reset
 /// and a 16 KiB window cap, so every block reaches its corners.
 pub fn small_nic_config() -> strack_config::Config {

@@ -241,6 +241,7 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "inflight_negative",
     "zero_cwnd",
     "psn_wrap",
+    "bytes_wrap",
     "now_wrap",
     "bad_id",
     "bad_id_first_past_the_end",
@@ -344,16 +345,16 @@ pub struct Block {
 }
 
 impl Block {
-    /// Every connection starts (and restarts after a reset) at `initial_psn`, as the design
-    /// was built.
-    pub fn new(cfg: &Config, initial_psn: u32) -> Self {
+    /// Every connection starts (and restarts after a reset) at `initial_psn` with
+    /// `initial_bytes` sent and received, as the design was built.
+    pub fn new(cfg: &Config, initial_psn: u32, initial_bytes: u32) -> Self {
         assert!(
             cfg.sack.sack_bits <= 64,
             "nic_sender co-sim: s_sack_bitmap is driven as one 64-bit word"
         );
         Block {
-            model: NicSender::new(cfg, initial_psn),
-            fresh: Sender::new(cfg, initial_psn),
+            model: NicSender::with_initial_bytes(cfg, initial_psn, initial_bytes),
+            fresh: Sender::new(cfg, initial_psn).with_bytes(initial_bytes),
             flight: (1..LATENCY).map(|_| None).collect(),
             last: vec![None; cfg.nic.connections as usize],
             cycle: 0,
@@ -710,6 +711,13 @@ impl Block {
         }
         if !opened && (after.sack.snd_nxt < b.sack.snd_nxt || after.sack.snd_una < b.sack.snd_una) {
             cov.hit("psn_wrap");
+        }
+        if !opened
+            && (after.sack.bytes_sent < b.sack.bytes_sent
+                || after.sack.bytes_recvd < b.sack.bytes_recvd)
+        {
+            // The byte counters (and the running flight with them) across 2^32.
+            cov.hit("bytes_wrap");
         }
         if b.sack.outstanding() != 0 && (now < b.sack.rto_ts || now < b.sack.probe_ts) {
             // The time since the timeout's or the probe's start is counted across the clock's

@@ -3,13 +3,14 @@
 //! output port on every cycle, at the default config (1024 connections, a 256-PSN window,
 //! 64-bit segments) and at 4 connections with a 32-PSN window, 8-bit segments, a 2 us probe
 //! interval and a 5 us timeout (ids collide constantly; windows fill, probes and timeouts come
-//! often). Every connection starts at a PSN 300 below the 2^24 wrap. `STRACK_COSIM_CYCLES` sets
+//! often). Every connection starts at a PSN 300 below the 2^24 wrap, its byte counters 16 KiB below the
+//! 2^32 wrap. `STRACK_COSIM_CYCLES` sets
 //! the cycles per design (default 10^6).
 
 use golden_model::Config;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
-use testbench::configs::{nic_sender_small_config, SACK_INITIAL_PSN};
+use testbench::configs::{nic_sender_small_config, NIC_SENDER_INITIAL_BYTES, SACK_INITIAL_PSN};
 use testbench::designs::{
     NicSenderDefault, NicSenderNoForward1, NicSenderNoForward2, NicSenderNoForward3,
     NicSenderNoForward4, NicSenderSmall,
@@ -28,7 +29,7 @@ fn sweep<D: Dut>(name: &str, make: fn(bool) -> D, cfg: Config, case: usize) {
     cosim_proptest(
         name,
         make,
-        || Block::new(&cfg, SACK_INITIAL_PSN),
+        || Block::new(&cfg, SACK_INITIAL_PSN, NIC_SENDER_INITIAL_BYTES),
         stimulus(cfg.clone(), case..case * 3),
         (case * 2) as u64,
         cycles_budget(1_000_000),
@@ -66,7 +67,7 @@ fn nic_sender_broken_variants_are_caught() {
         .new_tree(&mut runner)
         .unwrap()
         .current();
-    let model = || Block::new(&cfg, SACK_INITIAL_PSN);
+    let model = || Block::new(&cfg, SACK_INITIAL_PSN, NIC_SENDER_INITIAL_BYTES);
     let reports = [
         assert_fault_is_caught(NicSenderNoForward1::new, NicSenderSmall::new, model, &stim),
         assert_fault_is_caught(NicSenderNoForward2::new, NicSenderSmall::new, model, &stim),
