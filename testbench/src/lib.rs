@@ -21,6 +21,7 @@ pub mod nic_sender;
 pub mod sack_receiver;
 pub mod sack_sender;
 pub mod strack_nic;
+pub mod traffic;
 pub mod tx_sched;
 
 use std::fmt::Write as _;

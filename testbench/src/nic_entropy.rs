@@ -23,6 +23,7 @@ use golden_model::rng::SplitMix64;
 use proptest::prelude::*;
 use strack_config::Config;
 
+use crate::traffic::Traffic;
 use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
 /// Cycles from an event's offer to its result on `m_*`.
@@ -629,17 +630,6 @@ impl Gen {
         }
     }
 
-    /// A connection in range.
-    fn conn(&mut self) -> u16 {
-        self.rng.below(u64::from(self.conns)) as u16
-    }
-
-    /// A connection other than `k` (there are at least two).
-    fn other(&mut self, k: u16) -> u16 {
-        let n = u64::from(self.conns);
-        ((u64::from(k) + 1 + self.rng.below(n - 1)) % n) as u16
-    }
-
     /// The clock's advance before a cycle: about 8 ns (125 MHz), jittered so the time is no
     /// multiple of anything; now and then a pause, a quiet stretch of up to three reset
     /// intervals (every bitmap due for its periodic reset; one cycle in 200, so that a hot
@@ -659,140 +649,6 @@ impl Gen {
         self.clock = self.clock.wrapping_add(dt as u32);
     }
 
-    fn emit(&mut self, reset: bool, offer: Offer) {
-        self.tick();
-        let now = self.clock;
-        let event = match offer {
-            Offer::Idle => None,
-            Offer::Any(k) => {
-                let id = if self.conns < 65_536 && self.rng.chance(0.01) {
-                    self.bad_id()
-                } else {
-                    k
-                };
-                if self.rng.chance(0.01) {
-                    Some((id, Ev::Open { now }))
-                } else {
-                    let (ack, choose) = self.step_fields();
-                    Some((id, Ev::Step { now, ack, choose }))
-                }
-            }
-            Offer::Open(k) => Some((k, Ev::Open { now })),
-            Offer::Step(k, ack, choose) => Some((k, Ev::Step { now, ack, choose })),
-        };
-        let noise = self.rng.next_u64();
-        self.out.push(Cycle {
-            reset,
-            event,
-            noise,
-        });
-    }
-
-    /// `d - 1` cycles between two events of connection `k`: idle cycles, other connections'
-    /// events, opens of other connections.
-    fn gap(&mut self, k: u16, d: usize) {
-        for _ in 1..d {
-            if self.conns == 1 {
-                // No other connection: only idle cycles keep `k`'s events apart.
-                self.emit(false, Offer::Idle);
-                continue;
-            }
-            match self.rng.below(80) {
-                0..=35 => self.emit(false, Offer::Idle),
-                36..=78 => {
-                    let o = self.other(k);
-                    self.emit(false, Offer::Any(o));
-                }
-                _ => {
-                    let o = self.other(k);
-                    self.emit(false, Offer::Open(o));
-                }
-            }
-        }
-    }
-
-    /// The sweep after power-on or a reset (`conns + 1` cycles), with events offered it must
-    /// not take, most densely at its last cycles; then, on the first ready cycle, most often a
-    /// step on the last id (the record the sweep writes last).
-    fn sweep(&mut self) {
-        let n = self.conns as u64 + 1;
-        for i in 0..n {
-            let p = if i + 3 >= n { 0.8 } else { 0.2 };
-            if self.rng.chance(p) {
-                let k = self.conn();
-                self.emit(false, Offer::Any(k));
-            } else {
-                self.emit(false, Offer::Idle);
-            }
-        }
-        if self.rng.chance(0.7) {
-            let (ack, choose) = self.step_fields();
-            self.emit(false, Offer::Step((self.conns - 1) as u16, ack, choose));
-        }
-    }
-
-    /// A reset in traffic (events on the cycles before it, so it has some to drop and one to
-    /// let finish; an offer on the reset cycle it must not take), half the time another before
-    /// its sweep is over.
-    fn reset(&mut self) {
-        for _ in 0..8 {
-            let k = self.conn();
-            self.emit(false, Offer::Any(k));
-        }
-        let k = self.conn();
-        self.emit(true, Offer::Any(k));
-        if self.rng.chance(0.5) {
-            for _ in 0..self.rng.below(u64::from(self.conns) + 1) {
-                if self.rng.chance(0.3) {
-                    let k = self.conn();
-                    self.emit(false, Offer::Any(k));
-                } else {
-                    self.emit(false, Offer::Idle);
-                }
-            }
-            let k = self.conn();
-            self.emit(true, Offer::Any(k));
-        }
-        self.sweep();
-    }
-
-    /// One hot connection with its events `d` cycles apart.
-    fn hot(&mut self) {
-        let k = self.conn();
-        let d = 1 + self.rng.below(10) as usize;
-        for _ in 0..2 + self.rng.below(40) {
-            self.emit(false, Offer::Any(k));
-            self.gap(k, d);
-        }
-    }
-
-    /// Two, three, eight or all connections at random, idle cycles among them.
-    fn few(&mut self) {
-        let k = [2, 3, 8, self.conns][self.rng.below(4) as usize].min(self.conns);
-        let set: Vec<u16> = if k == self.conns {
-            (0..k).map(|i| i as u16).collect()
-        } else {
-            (0..k).map(|_| self.conn()).collect()
-        };
-        for _ in 0..10 + self.rng.below(190) {
-            if self.rng.chance(0.8) {
-                let c = set[self.rng.below(set.len() as u64) as usize];
-                self.emit(false, Offer::Any(c));
-            } else {
-                self.emit(false, Offer::Idle);
-            }
-        }
-    }
-
-    /// Every connection in turn (up to 4096 of them), from a random one.
-    fn turn(&mut self) {
-        let n = self.conns.min(4096);
-        let from = self.conn() as u32;
-        for i in 0..n {
-            self.emit(false, Offer::Any(((from + i) % self.conns) as u16));
-        }
-    }
-
     /// One connection's scan range ECN-marked entropy by entropy (in order or at random, other
     /// connections' events between), then choices over it: the first finds every bit set, the
     /// next the bit it cleared. A quiet stretch first, so the first mark's step makes the
@@ -808,7 +664,7 @@ impl Gen {
         let d = 1 + self.rng.below(3) as usize;
         if u64::from(p) * d as u64 * 16 >= u64::from(self.interval) && self.interval != 0 {
             // It would not land inside one reset interval: an ordinary stretch instead.
-            return self.hot();
+            return self.hot(10);
         }
         self.clock = self
             .clock
@@ -852,7 +708,92 @@ impl Gen {
             self.emit(false, Offer::Any(k));
         }
     }
+}
 
+impl Traffic for Gen {
+    type Offer = Offer;
+
+    fn rng(&mut self) -> &mut SplitMix64 {
+        &mut self.rng
+    }
+
+    fn conns(&self) -> u32 {
+        self.conns
+    }
+
+    fn emit(&mut self, reset: bool, offer: Offer) {
+        self.tick();
+        let now = self.clock;
+        let event = match offer {
+            Offer::Idle => None,
+            Offer::Any(k) => {
+                let id = if self.conns < 65_536 && self.rng.chance(0.01) {
+                    self.bad_id()
+                } else {
+                    k
+                };
+                if self.rng.chance(0.01) {
+                    Some((id, Ev::Open { now }))
+                } else {
+                    let (ack, choose) = self.step_fields();
+                    Some((id, Ev::Step { now, ack, choose }))
+                }
+            }
+            Offer::Open(k) => Some((k, Ev::Open { now })),
+            Offer::Step(k, ack, choose) => Some((k, Ev::Step { now, ack, choose })),
+        };
+        let noise = self.rng.next_u64();
+        self.out.push(Cycle {
+            reset,
+            event,
+            noise,
+        });
+    }
+
+    fn any(k: u16) -> Offer {
+        Offer::Any(k)
+    }
+
+    fn idle() -> Offer {
+        Offer::Idle
+    }
+
+    /// `d - 1` cycles between two events of connection `k`: idle cycles, other connections'
+    /// events, opens of other connections.
+    fn gap(&mut self, k: u16, d: usize) {
+        for _ in 1..d {
+            if self.conns == 1 {
+                // No other connection: only idle cycles keep `k`'s events apart.
+                self.emit(false, Offer::Idle);
+                continue;
+            }
+            match self.rng.below(80) {
+                0..=35 => self.emit(false, Offer::Idle),
+                36..=78 => {
+                    let o = self.other(k);
+                    self.emit(false, Offer::Any(o));
+                }
+                _ => {
+                    let o = self.other(k);
+                    self.emit(false, Offer::Open(o));
+                }
+            }
+        }
+    }
+
+    fn set_clock(&mut self, ns: u32) {
+        self.clock = ns;
+    }
+
+    fn truncate(&mut self, at: usize) {
+        self.out.truncate(at);
+    }
+
+    fn emitted(&self) -> usize {
+        self.out.len()
+    }
+
+    /// One stretch: a pattern, a reset now and then, or a fresh mix.
     fn segment(&mut self) {
         if self.rng.chance(0.3) {
             self.new_mix();
@@ -861,16 +802,23 @@ impl Gen {
         // long (1025 cycles at the default config).
         let reset = if self.conns <= 64 { 0.015 } else { 0.006 };
         if self.rng.chance(reset) {
-            return self.reset();
+            return self.reset_in_traffic(8);
         }
         let turn = if self.conns <= 64 { 60 } else { 6 };
         let r = self.rng.below(1000);
         match r {
             _ if r < turn => self.turn(),
-            _ if r < 520 => self.hot(),
+            _ if r < 520 => self.hot(10),
             _ if r < 800 => self.few(),
             _ if r < 950 => self.fill(),
             _ => self.open_hot(),
+        }
+    }
+
+    fn after_sweep(&mut self) {
+        if self.rng.chance(0.7) {
+            let (ack, choose) = self.step_fields();
+            self.emit(false, Offer::Step((self.conns - 1) as u16, ack, choose));
         }
     }
 }
@@ -896,26 +844,7 @@ pub fn generate(cfg: &Config, seed: u64, len: usize) -> Vec<Cycle> {
         out: Vec::with_capacity(len + 10_000),
     };
     g.new_mix();
-    // The clock starts at 0 (no periodic reset is due for an interval), anywhere, or where it
-    // wraps a few thousand cycles after the power-on sweep.
-    let sweep_ns = (u64::from(g.conns) + 1) * 16;
-    g.clock = match g.rng.below(3) {
-        0 => 0,
-        1 => g.rng.next_u64() as u32,
-        _ => (u64::from(u32::MAX) - sweep_ns - g.rng.below(len as u64 * 4 + 1)) as u32,
-    };
-    g.sweep();
-    // Now and then a reset before the power-on sweep is over.
-    if g.rng.chance(0.2) {
-        let at = g.rng.below(u64::from(g.conns) + 1) as usize;
-        g.out.truncate(at);
-        let k = g.conn();
-        g.emit(true, Offer::Any(k));
-        g.sweep();
-    }
-    while g.out.len() < len {
-        g.segment();
-    }
+    g.run(len);
     g.out
 }
 
