@@ -525,6 +525,13 @@ const DESIGNS: &[Design] = &[
         initial_psn: SACK_INITIAL_PSN,
     },
     Design {
+        name: "nic_sender_whole_segment",
+        block: "nic_sender",
+        config: nic_sender_whole_segment_config,
+        fault: None,
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
         name: "nic_sender_no_forward_1",
         block: "nic_sender",
         config: nic_sender_small_config,

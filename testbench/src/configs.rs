@@ -160,3 +160,13 @@ pub fn nic_sender_small_config() -> strack_config::Config {
     c.sack.rto_ns = 5_000;
     c
 }
+
+/// `nic_sender`'s smallest window with a segment as wide as it (16 PSNs, 16-bit segments: one
+/// placement, the whole window in one SACK), the window cap 12 KiB so that the config holds.
+pub fn nic_sender_whole_segment_config() -> strack_config::Config {
+    let mut c = nic_sender_small_config();
+    c.sack.rx_window = 16;
+    c.sack.sack_bits = 16;
+    c.cwnd_unit.max_cwnd_bytes = Some(12 << 10);
+    c
+}

@@ -1,19 +1,22 @@
 //! Co-simulation of `nic_sender` (the send side's senders): the Verilated RTL against one
 //! sender model per connection (the backlog, the short packet and the SACK sender), every
 //! output port on every cycle, at the default config (1024 connections, a 256-PSN window,
-//! 64-bit segments) and at 4 connections with a 32-PSN window, 8-bit segments, a 2 us probe
+//! 64-bit segments), at 4 connections with a 32-PSN window, 8-bit segments, a 2 us probe
 //! interval and a 5 us timeout (ids collide constantly; windows fill, probes and timeouts come
-//! often). Every connection starts at a PSN 300 below the 2^24 wrap, its byte counters 16 KiB below the
-//! 2^32 wrap. `STRACK_COSIM_CYCLES` sets
-//! the cycles per design (default 10^6).
+//! often), and at the same with a 16-PSN window and 16-bit segments (a SACK covers the whole
+//! window). Every connection starts at a PSN 300 below the 2^24 wrap, its byte counters 16 KiB
+//! below the 2^32 wrap. `STRACK_COSIM_CYCLES` sets the cycles per design (default 10^6).
 
 use golden_model::Config;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
-use testbench::configs::{nic_sender_small_config, NIC_SENDER_INITIAL_BYTES, SACK_INITIAL_PSN};
+use testbench::configs::{
+    nic_sender_small_config, nic_sender_whole_segment_config, NIC_SENDER_INITIAL_BYTES,
+    SACK_INITIAL_PSN,
+};
 use testbench::designs::{
     NicSenderDefault, NicSenderNoForward1, NicSenderNoForward2, NicSenderNoForward3,
-    NicSenderNoForward4, NicSenderSmall,
+    NicSenderNoForward4, NicSenderSmall, NicSenderWholeSegment,
 };
 use testbench::nic_sender::{stimulus, Block, Cycle};
 use testbench::{assert_fault_is_caught, cosim_proptest, cycles_budget, Dut};
@@ -53,6 +56,18 @@ fn nic_sender_small() {
         "nic_sender_small",
         NicSenderSmall::new,
         nic_sender_small_config(),
+        5_000,
+    );
+}
+
+/// The smallest window with a segment as wide as it: one placement, a SACK covering the
+/// whole window.
+#[test]
+fn nic_sender_whole_segment() {
+    sweep(
+        "nic_sender_whole_segment",
+        NicSenderWholeSegment::new,
+        nic_sender_whole_segment_config(),
         5_000,
     );
 }
