@@ -401,8 +401,9 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     cfg_seg_low: Constant<Bits<32>>,
     cfg_sb: Constant<Bits<32>>,
     cfg_w: Constant<Bits<16>>,
+    /// `W - 1`: a PSN's slot, and the width of the offsets back from `snd_nxt`.
     cfg_slot_mask: Constant<Bits<16>>,
-    cfg_mask_lw: Constant<Bits<16>>,
+    /// `2W - 1`: the outstanding count and `rtx`'s offset (0..=W).
     cfg_mask_lo: Constant<Bits<16>>,
     cfg_off_out: Constant<Bits<16>>,
     cfg_off_rtx: Constant<Bits<16>>,
@@ -672,7 +673,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             cfg_sb: c32(SB as u64),
             cfg_w: c16(W as u64),
             cfg_slot_mask: c16(W as u64 - 1),
-            cfg_mask_lw: c16(W as u64 - 1),
             cfg_mask_lo: c16(2 * W as u64 - 1),
             cfg_off_out: c16(off_out as u64),
             cfg_off_rtx: c16((off_out + l + 1) as u64),
@@ -951,11 +951,11 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.rtxb.next =
             bit_cast::<16, D>(self.rec.val() >> self.cfg_off_rtx.val()) & self.cfg_mask_lo.val();
         self.hb.next =
-            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_h.val()) & self.cfg_mask_lw.val();
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_h.val()) & self.cfg_slot_mask.val();
         self.hib.next =
-            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_hi.val()) & self.cfg_mask_lw.val();
-        self.shb.next =
-            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_short.val()) & self.cfg_mask_lw.val();
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_hi.val()) & self.cfg_slot_mask.val();
+        self.shb.next = bit_cast::<16, D>(self.rec.val() >> self.cfg_off_short.val())
+            & self.cfg_slot_mask.val();
         self.slen.next = bit_cast::<16, D>(self.rec.val() >> self.cfg_off_slen.val());
 
         self.kind.next = self.ev.val().get_bits::<3>(0);
@@ -1213,7 +1213,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             & self.win_open.val();
         self.do_new.next = self.is_tx.val()
             & !self.probe_due.val()
-            & !(self.lost_all.any.val() & self.win_open.val())
+            & !self.lost_all.any.val()
             & self.offer.val()
             & self.win_open.val()
             & (self.a_out.val() < self.cfg_w.val());
@@ -1316,10 +1316,11 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
                 << self.cfg_off_out.val())
             | (bit_cast::<D, 16>(self.c_rtxb.val() & self.cfg_mask_lo.val())
                 << self.cfg_off_rtx.val())
-            | (bit_cast::<D, 16>(self.c_hb.val() & self.cfg_mask_lw.val()) << self.cfg_off_h.val())
-            | (bit_cast::<D, 16>(self.c_hib.val() & self.cfg_mask_lw.val())
+            | (bit_cast::<D, 16>(self.c_hb.val() & self.cfg_slot_mask.val())
+                << self.cfg_off_h.val())
+            | (bit_cast::<D, 16>(self.c_hib.val() & self.cfg_slot_mask.val())
                 << self.cfg_off_hi.val())
-            | (bit_cast::<D, 16>(self.c_shb.val() & self.cfg_mask_lw.val())
+            | (bit_cast::<D, 16>(self.c_shb.val() & self.cfg_slot_mask.val())
                 << self.cfg_off_short.val())
             | (bit_cast::<D, 16>(self.c_slen.val()) << self.cfg_off_slen.val());
         self.next.next = self.next.val().replace_bit(216, self.c_asp.val());
