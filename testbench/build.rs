@@ -559,6 +559,34 @@ const DESIGNS: &[Design] = &[
         fault: Some(Fault::ContextPipeNoForward(4)),
         initial_psn: SACK_INITIAL_PSN,
     },
+    Design {
+        name: "nic_tx_default",
+        block: "nic_tx",
+        config: Config::default,
+        fault: None,
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_tx_small",
+        block: "nic_tx",
+        config: nic_sender_small_config,
+        fault: None,
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_tx_sender_no_forward_1",
+        block: "nic_tx",
+        config: nic_sender_small_config,
+        fault: Some(Fault::ContextPipeNoForward(1)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_tx_cwnd_no_forward_2",
+        block: "nic_tx",
+        config: nic_sender_small_config,
+        fault: Some(Fault::NicCwndNoForward(2)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
 ];
 
 const VL_INCLUDE: &str = "/usr/share/verilator/include";
@@ -595,7 +623,7 @@ fn main() {
                 fault: d.fault,
                 initial_psn: d.initial_psn,
                 // Every sender design starts its byte counters near the 2^32 wrap.
-                initial_bytes: if d.block == "nic_sender" {
+                initial_bytes: if d.block == "nic_sender" || d.block == "nic_tx" {
                     NIC_SENDER_INITIAL_BYTES
                 } else {
                     0

@@ -302,12 +302,17 @@ pub struct NicTx {
 impl NicTx {
     /// Every connection starts (and restarts after a reset) at PSN `initial_psn`.
     pub fn new(cfg: &Config, initial_psn: u32) -> Self {
+        Self::with_initial_bytes(cfg, initial_psn, 0)
+    }
+
+    /// As [`NicTx::new`], every sender's byte counters (sent and received) at `bytes` after
+    /// the sweep (an open starts at 0): the co-simulation's way to the 2^32 wrap.
+    pub fn with_initial_bytes(cfg: &Config, initial_psn: u32, bytes: u32) -> Self {
         let fresh = TxConn::new(cfg, 0);
+        let mut first = TxConn::new(cfg, initial_psn & PSN_MASK);
+        first.sender = first.sender.with_bytes(bytes);
         NicTx {
-            store: ContextStore::new(
-                cfg.nic.connections,
-                TxConn::new(cfg, initial_psn & PSN_MASK),
-            ),
+            store: ContextStore::new(cfg.nic.connections, first),
             fresh,
             sched: TxSched::new(cfg.nic.connections),
             writes: VecDeque::new(),

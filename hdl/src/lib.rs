@@ -15,10 +15,12 @@ pub mod free_search;
 mod gate;
 pub mod init_dff;
 pub mod load_table;
+pub mod netlist;
 pub mod nic_cwnd;
 pub mod nic_entropy;
 pub mod nic_rx;
 pub mod nic_sender;
+pub mod nic_tx;
 pub mod sack_receiver;
 pub mod sack_sender;
 pub mod seq;
@@ -48,6 +50,7 @@ pub const NIC_PIPELINES: &[&str] = &[
     "nic_cwnd",
     "nic_entropy",
     "nic_sender",
+    "nic_tx",
 ];
 
 /// Every name [`generate`] takes: the cores, the NIC's pipelines and the check designs.
@@ -217,6 +220,7 @@ fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlE
         "nic_cwnd" => nic_cwnd_block(cfg, opts),
         "nic_entropy" => nic_entropy_block(cfg, opts),
         "nic_sender" => nic_sender_block(cfg, opts),
+        "nic_tx" => nic_tx_block(cfg, opts),
         _ => Err(HdlError::UnknownBlock {
             block: name.to_string(),
             known: design_names().collect::<Vec<_>>().join(", "),
@@ -460,6 +464,123 @@ fn nic_sender_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     sack_block("nic_sender", cfg, opts, nic_sender::LATENCY, || {
         sack_dispatch!(w, sb, make)
     })
+}
+
+/// The send side composed (`hdl/src/nic_tx.rs`): the glue, the transmit scheduler, the
+/// senders, the cwnd units and the entropy bitmaps, wired through [`netlist::Netlist`].
+fn nic_tx_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
+    const TOP: &str = "nic_tx";
+    let within = |e: HdlError| HdlError::Config {
+        block: TOP.into(),
+        message: e.to_string(),
+    };
+    let snd = generate_here("nic_sender", cfg, opts).map_err(within)?;
+    let cw = generate_here("nic_cwnd", cfg, opts).map_err(within)?;
+    let eb = generate_here("nic_entropy", cfg, opts).map_err(within)?;
+    let sched = tx_sched_block(cfg, opts);
+    let k = cfg.cwnd_constants();
+    let glue = finish(
+        "glue",
+        &emit(nic_tx::NicTxGlue::new(
+            cfg.nic.connections,
+            k.max_cwnd_q >> k.cwnd_frac,
+            cfg.mtu_log2(),
+        )),
+        nic_tx::LATENCY,
+    );
+
+    let mut n = netlist::Netlist::new(TOP);
+    let g = n.instance(&glue, "glue");
+    let s = n.instance(&snd, "snd");
+    let c = n.instance(&cw, "cw");
+    let e = n.instance(&eb, "eb");
+    let t = n.instance(&sched, "sched");
+    let reset = n.input("s_reset", 1)?;
+    let now = n.input("s_now", 32)?;
+    for i in [g, s, e, t] {
+        n.drive(i, "s_reset", &reset)?;
+    }
+    n.drive(g, "s_now", &now)?;
+    n.drive(s, "s_now", &now)?;
+    // The offers: the glue arbitrates; the sender reads the fields of the event taken.
+    for (port, width) in [
+        ("s_open_valid", 1),
+        ("s_open_conn", 16),
+        ("s_txop_valid", 1),
+        ("s_sack_valid", 1),
+        ("s_sack_conn", 16),
+        ("s_doorbell_valid", 1),
+        ("s_doorbell_conn", 16),
+    ] {
+        let i = n.input(port, width)?;
+        n.drive(g, port, &i)?;
+    }
+    let open_psn = n.input("s_open_psn", 32)?;
+    n.drive(s, "s_open_psn", &open_psn)?;
+    for (port, width) in [
+        ("s_sack_epsn", 32),
+        ("s_sack_base", 32),
+        ("s_sack_bitmap", cfg.sack.sack_bits),
+        ("s_sack_bytes", 32),
+        ("s_sack_ooo", 32),
+    ] {
+        let i = n.input(port, width)?;
+        n.drive(s, port, &i)?;
+    }
+    for (port, width, to_sender) in [
+        ("s_sack_ts", 32, true),
+        ("s_sack_probe", 1, true),
+        ("s_sack_ecn", 1, false),
+        ("s_sack_entropy", 32, false),
+    ] {
+        let i = n.input(port, width)?;
+        n.drive(g, port, &i)?;
+        if to_sender {
+            n.drive(s, port, &i)?;
+        }
+    }
+    let bytes = n.input("s_doorbell_bytes", 32)?;
+    n.drive(s, "s_doorbell_bytes", &bytes)?;
+
+    // The glue's ports named `<prefix>_<port>` go to that port of the instance (inputs of the
+    // glue named `<prefix>_m_*` or `<prefix>_status_*` come from it).
+    for (prefix, i) in [("snd", s), ("cw", c), ("eb", e), ("sched", t)] {
+        for p in glue.ports.clone() {
+            let Some(port) = p.name.strip_prefix(&format!("{prefix}_")) else {
+                continue;
+            };
+            let port = match (prefix, port) {
+                ("sched", "cand_valid") => "m_cand_valid".to_string(),
+                ("sched", "cand_id") => "m_cand_id".to_string(),
+                ("sched", p) => format!("s_{p}"),
+                (_, p) if p.starts_with("m_") || p.starts_with("status_") => p.to_string(),
+                (_, p) => format!("s_{p}"),
+            };
+            if p.dir == Dir::Output {
+                let w = n.output_of(g, &p.name)?;
+                n.drive(i, &port, &w)?;
+            } else {
+                let w = n.output_of(i, &port)?;
+                n.drive(g, &p.name, &w)?;
+            }
+        }
+    }
+    // The top's outputs: the handshakes, the result, readiness.
+    for p in glue.ports.clone() {
+        let top_port = p.dir == Dir::Output
+            && (p.name.starts_with("m_")
+                || p.name.starts_with("status_")
+                || p.name.ends_with("_ready"));
+        if top_port {
+            let w = n.output_of(g, &p.name)?;
+            n.output(&p.name, &w)?;
+        }
+    }
+    n.finish(
+        "nic_tx: the send side composed (docs/blocks/nic_tx.md). Generated by strackgen.\n\
+         Structural: the glue (arbiter, timer scan, window view) and four blocks, wired.",
+        nic_tx::LATENCY,
+    )
 }
 
 fn sack_sender_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {

@@ -44,11 +44,11 @@ pub const fn record_bits(w: usize) -> usize {
     FIXED_BITS + w + 2 * (l + 1) + 3 * l + 16
 }
 
-/// Event bits at segment `sb`: kind 3, now 32, cwnd 32, achievedBDP zero 1, open wide 1, open
+/// Event bits at segment `sb`: kind 3, now 32, open wide 1, open
 /// PSN 24, SACK format bad 1, EPSN 24, base 24, bytes received 32, out-of-order count 32,
 /// time stamp 32, probe 1, doorbell bytes 32, then the segment's `sb` bits.
 pub const fn event_bits(sb: usize) -> usize {
-    271 + sb
+    238 + sb
 }
 
 /// `s_kind`: a timer check (also 5..=7).
@@ -336,9 +336,11 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     pub s_kind: Signal<In, Bits<3>>,
     /// The time, ns.
     pub s_now: Signal<In, Bits<32>>,
-    /// The window the event reads, bytes (the cwnd unit's view).
+    /// The window the event reads, bytes (the cwnd unit's view), presented the cycle after the
+    /// event (the composed send side reads it from a RAM addressed by the event's connection).
     pub s_cwnd: Signal<In, Bits<32>>,
-    /// The cwnd unit's achievedBDP is zero (a probe's SACK may then enter recovery).
+    /// The cwnd unit's achievedBDP is zero (a probe's SACK may then enter recovery); with
+    /// `s_cwnd`, the cycle after the event.
     pub s_bdp_zero: Signal<In, Bit>,
     /// An open's first PSN (wider than 24 bits: refused, nothing changes).
     pub s_open_psn: Signal<In, Bits<32>>,
@@ -590,6 +592,13 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     work: Signal<Local, Bit>,
     opened: Signal<Local, Bit>,
     next: Signal<Local, Bits<D>>,
+
+    /// The window, presented the cycle after its event (`s_cwnd`, `s_bdp_zero`), on its way to
+    /// S3: the composed send side reads it from a RAM addressed by the event's connection.
+    win1: DFF<Bits<32>>,
+    win2: DFF<Bits<32>>,
+    bdp1: DFF<Bit>,
+    bdp2: DFF<Bit>,
 
     out_valid: DFF<Bit>,
     out_bad: DFF<Bit>,
@@ -867,6 +876,10 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             out_loss_valid: Default::default(),
             out_loss_kind: Default::default(),
             out_work: Default::default(),
+            win1: Default::default(),
+            win2: Default::default(),
+            bdp1: Default::default(),
+            bdp2: Default::default(),
         }
     }
 }
@@ -896,7 +909,11 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             out_tx_ack_req,
             out_loss_valid,
             out_loss_kind,
-            out_work
+            out_work,
+            win1,
+            win2,
+            bdp1,
+            bdp2
         );
 
         // ---- S0: the event into the shell; the SACK's format (no state needed) checked here.
@@ -908,27 +925,30 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.status_ready.next = self.pipe.status_ready.val();
         self.ev_in.next = bit_cast::<E, 3>(self.s_kind.val())
             | (bit_cast::<E, 32>(self.s_now.val()) << 3)
-            | (bit_cast::<E, 32>(self.s_cwnd.val()) << 35)
-            | (bit_cast::<E, 32>(self.s_open_psn.val() & self.cfg_psn_mask.val()) << 69)
-            | (bit_cast::<E, 32>(self.s_sack_epsn.val() & self.cfg_psn_mask.val()) << 94)
-            | (bit_cast::<E, 32>(self.s_sack_base.val() & self.cfg_psn_mask.val()) << 118)
-            | (bit_cast::<E, 32>(self.s_sack_bytes.val()) << 142)
-            | (bit_cast::<E, 32>(self.s_sack_ooo.val()) << 174)
-            | (bit_cast::<E, 32>(self.s_sack_ts.val()) << 206)
-            | (bit_cast::<E, 32>(self.s_doorbell_bytes.val()) << 239)
-            | (bit_cast::<E, SB>(self.s_sack_bitmap.val()) << 271);
-        self.ev_in.next = self.ev_in.val().replace_bit(67, self.s_bdp_zero.val());
+            | (bit_cast::<E, 32>(self.s_open_psn.val() & self.cfg_psn_mask.val()) << 36)
+            | (bit_cast::<E, 32>(self.s_sack_epsn.val() & self.cfg_psn_mask.val()) << 61)
+            | (bit_cast::<E, 32>(self.s_sack_base.val() & self.cfg_psn_mask.val()) << 85)
+            | (bit_cast::<E, 32>(self.s_sack_bytes.val()) << 109)
+            | (bit_cast::<E, 32>(self.s_sack_ooo.val()) << 141)
+            | (bit_cast::<E, 32>(self.s_sack_ts.val()) << 173)
+            | (bit_cast::<E, 32>(self.s_doorbell_bytes.val()) << 206)
+            | (bit_cast::<E, SB>(self.s_sack_bitmap.val()) << 238);
+        // The window comes a cycle after its event: S1 and S2 carry it beside the shell.
+        self.win1.d.next = self.s_cwnd.val();
+        self.win2.d.next = self.win1.q.val();
+        self.bdp1.d.next = self.s_bdp_zero.val();
+        self.bdp2.d.next = self.bdp1.q.val();
         self.ev_in.next = self
             .ev_in
             .val()
-            .replace_bit(68, (self.s_open_psn.val() & !self.cfg_psn_mask.val()).any());
+            .replace_bit(35, (self.s_open_psn.val() & !self.cfg_psn_mask.val()).any());
         self.ev_in.next = self.ev_in.val().replace_bit(
-            93,
+            60,
             (self.s_sack_epsn.val() & !self.cfg_psn_mask.val()).any()
                 | (self.s_sack_base.val() & !self.cfg_psn_mask.val()).any()
                 | (self.s_sack_base.val() & self.cfg_seg_low.val()).any(),
         );
-        self.ev_in.next = self.ev_in.val().replace_bit(238, self.s_sack_probe.val());
+        self.ev_in.next = self.ev_in.val().replace_bit(205, self.s_sack_probe.val());
         self.pipe.s_event.next = self.ev_in.val();
 
         // ---- S3: the record and the event.
@@ -964,19 +984,19 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.is_tx.next = self.kind.val() == 3_usize.to_bits::<3>();
         self.is_door.next = self.kind.val() == 4_usize.to_bits::<3>();
         self.now.next = self.ev.val().get_bits::<32>(3);
-        self.cwnd.next = self.ev.val().get_bits::<32>(35);
-        self.bdp_zero.next = self.ev.val().get_bit(67);
-        self.open_wide.next = self.ev.val().get_bit(68);
-        self.open_psn.next = bit_cast::<32, 24>(self.ev.val().get_bits::<24>(69));
-        self.fmt_bad.next = self.ev.val().get_bit(93);
-        self.epsn.next = bit_cast::<32, 24>(self.ev.val().get_bits::<24>(94));
-        self.base.next = bit_cast::<32, 24>(self.ev.val().get_bits::<24>(118));
-        self.sbytes.next = self.ev.val().get_bits::<32>(142);
-        self.ooo.next = self.ev.val().get_bits::<32>(174);
-        self.ts.next = self.ev.val().get_bits::<32>(206);
-        self.probe.next = self.ev.val().get_bit(238);
-        self.dbytes.next = self.ev.val().get_bits::<32>(239);
-        self.bitmap.next = self.ev.val().get_bits::<SB>(271);
+        self.cwnd.next = self.win2.q.val();
+        self.bdp_zero.next = self.bdp2.q.val();
+        self.open_wide.next = self.ev.val().get_bit(35);
+        self.open_psn.next = bit_cast::<32, 24>(self.ev.val().get_bits::<24>(36));
+        self.fmt_bad.next = self.ev.val().get_bit(60);
+        self.epsn.next = bit_cast::<32, 24>(self.ev.val().get_bits::<24>(61));
+        self.base.next = bit_cast::<32, 24>(self.ev.val().get_bits::<24>(85));
+        self.sbytes.next = self.ev.val().get_bits::<32>(109);
+        self.ooo.next = self.ev.val().get_bits::<32>(141);
+        self.ts.next = self.ev.val().get_bits::<32>(173);
+        self.probe.next = self.ev.val().get_bit(205);
+        self.dbytes.next = self.ev.val().get_bits::<32>(206);
+        self.bitmap.next = self.ev.val().get_bits::<SB>(238);
         self.una.next =
             (self.nxt.val() - bit_cast::<32, 16>(self.out.val())) & self.cfg_psn_mask.val();
 

@@ -18,6 +18,7 @@ pub mod nic_cwnd;
 pub mod nic_entropy;
 pub mod nic_rx;
 pub mod nic_sender;
+pub mod nic_tx;
 pub mod sack_receiver;
 pub mod sack_sender;
 pub mod strack_nic;

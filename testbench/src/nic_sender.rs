@@ -155,6 +155,9 @@ pub struct Cycle {
     pub event: Option<(u16, Ev, View)>,
     /// What the inputs the cycle does not use carry.
     pub noise: u64,
+    /// The window on `s_cwnd` and `s_bdp_zero` this cycle: the previous cycle's event's (the
+    /// RTL samples it the cycle after its event); set by `resolve`.
+    pub window: Option<View>,
 }
 
 /// A SACK, then a transmit, `d` cycles after its connection's last event, when that event
@@ -343,6 +346,8 @@ pub struct Block {
     rx_window: u32,
     /// This cycle's `s_reset`, for `s_ready` (`expected` runs before `fire`).
     reset_now: Cell<bool>,
+    /// The window of the previous cycle's event, driven this cycle.
+    last_window: Cell<Option<View>>,
 }
 
 impl Block {
@@ -363,6 +368,7 @@ impl Block {
             mtu: cfg.network.mtu_bytes,
             rx_window: cfg.sack.rx_window,
             reset_now: Cell::new(false),
+            last_window: Cell::new(None),
         }
     }
 }
@@ -410,6 +416,9 @@ impl CosimBlock for Block {
     fn resolve(&self, _now: u32, c: &Cycle) -> Cycle {
         self.reset_now.set(c.reset);
         let mut c = c.clone();
+        c.window = self
+            .last_window
+            .replace(c.event.as_ref().map(|(_, _, v)| *v));
         let now = c.now;
         if let Some((k, ev, v)) = &mut c.event {
             let sender = self.model.conn(u32::from(*k)).unwrap_or(&self.fresh);
@@ -430,7 +439,11 @@ impl CosimBlock for Block {
         // input of an idle cycle, the fields an event's kind does not use.
         crate::garbage(dut, c.noise);
         dut.set("s_reset", c.reset as u64);
-        let Some((id, ev, v)) = &c.event else {
+        if let Some(v) = &c.window {
+            dut.set("s_cwnd", u64::from(v.cwnd_bytes));
+            dut.set("s_bdp_zero", (v.achieved_bdp == 0) as u64);
+        }
+        let Some((id, ev, _)) = &c.event else {
             dut.set("s_valid", 0);
             return;
         };
@@ -438,7 +451,6 @@ impl CosimBlock for Block {
         dut.set("s_conn", u64::from(*id));
         dut.set("s_kind", ev.kind_code());
         dut.set("s_now", u64::from(c.now));
-        dut.set("s_cwnd", u64::from(v.cwnd_bytes));
         match ev {
             Ev::Open(psn) => dut.set("s_open_psn", u64::from(*psn)),
             Ev::Doorbell(b) | Ev::DoorbellEdge(_, Some(b)) => {
@@ -447,7 +459,6 @@ impl CosimBlock for Block {
             Ev::DoorbellEdge(_, None) => unreachable!("a doorbell's edge is resolved first"),
             Ev::Sack(_, s) => {
                 let s = s.as_ref().expect("a SACK is forged before it is driven");
-                dut.set("s_bdp_zero", (v.achieved_bdp == 0) as u64);
                 dut.set("s_sack_epsn", u64::from(s.epsn));
                 dut.set("s_sack_base", u64::from(s.sack_base));
                 dut.set("s_sack_bitmap", s.bitmap.first().copied().unwrap_or(0));
@@ -1156,6 +1167,7 @@ impl Gen {
             now: self.clock,
             event,
             noise,
+            window: None,
         });
     }
 

@@ -9,18 +9,20 @@ use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
 use testbench::configs::{
     context_pipe_small_config, load_table_4x4_config, load_table_64x16_config,
-    load_table_8x10_config, nic_rx_small_config, small_config, small_cwnd_config, small_nic_config,
-    small_sack_config, SACK_INITIAL_PSN,
+    load_table_8x10_config, nic_rx_small_config, nic_sender_small_config, small_config,
+    small_cwnd_config, small_nic_config, small_sack_config, NIC_SENDER_INITIAL_BYTES,
+    SACK_INITIAL_PSN,
 };
 use testbench::designs::{
     ContextPipeDefault, ContextPipeSmall, CwndUnitDefault, CwndUnitSmall, EntropyBitmapDefault,
-    EntropyBitmapSmall, NicRxDefault, NicRxSmall, SackReceiverDefault, SackReceiverSmall,
-    SackSenderDefault, SackSenderSmall, StrackNicDefault, StrackNicSmall,
+    EntropyBitmapSmall, NicRxDefault, NicRxSmall, NicTxDefault, NicTxSmall, SackReceiverDefault,
+    SackReceiverSmall, SackSenderDefault, SackSenderSmall, StrackNicDefault, StrackNicSmall,
 };
 use testbench::designs::{LoadTable4x4, LoadTable64x16, LoadTable8x10, LoadTableDefault};
 use testbench::{
-    context_pipe, cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, nic_rx, resolved_stimulus,
-    run, run_bare, run_model, sack_receiver, sack_sender, strack_nic, CosimBlock, Dut,
+    context_pipe, cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, nic_rx, nic_tx,
+    resolved_stimulus, run, run_bare, run_model, sack_receiver, sack_sender, strack_nic,
+    CosimBlock, Dut,
 };
 
 struct Row {
@@ -131,6 +133,16 @@ fn nrx<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: 
     )
 }
 
+fn ntx<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
+    let stim = nic_tx::generate(cfg, 7, cycles);
+    measure(
+        design,
+        make,
+        || nic_tx::Block::new(cfg, SACK_INITIAL_PSN, NIC_SENDER_INITIAL_BYTES),
+        &stim,
+    )
+}
+
 fn main() {
     let cycles: usize = std::env::args()
         .nth(1)
@@ -159,6 +171,18 @@ fn main() {
             "nic_rx_small",
             NicRxSmall::new,
             &nic_rx_small_config(),
+            cycles,
+        ),
+        ntx(
+            "nic_tx_default",
+            NicTxDefault::new,
+            &Config::default(),
+            cycles,
+        ),
+        ntx(
+            "nic_tx_small",
+            NicTxSmall::new,
+            &nic_sender_small_config(),
             cycles,
         ),
         eb(

@@ -3,14 +3,14 @@
 
 use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
-use testbench::configs::SACK_INITIAL_PSN;
+use testbench::configs::{NIC_SENDER_INITIAL_BYTES, SACK_INITIAL_PSN};
 use testbench::designs::{
-    CwndUnitDefault, EntropyBitmapDefault, LoadTableDefault, NicRxDefault, SackReceiverDefault,
-    SackSenderDefault, StrackNicDefault,
+    CwndUnitDefault, EntropyBitmapDefault, LoadTableDefault, NicRxDefault, NicTxDefault,
+    SackReceiverDefault, SackSenderDefault, StrackNicDefault,
 };
 use testbench::{
-    cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, nic_rx, run, sack_receiver, sack_sender,
-    strack_nic, CosimBlock, Dut,
+    cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, nic_rx, nic_tx, run, sack_receiver,
+    sack_sender, strack_nic, CosimBlock, Dut,
 };
 
 /// Run `stim` through the RTL and the model; print what was compared and the coverage of the
@@ -100,6 +100,18 @@ fn main() -> std::process::ExitCode {
         ),
         NicRxDefault::new,
         || nic_rx::Block::new(&cfg, SACK_INITIAL_PSN),
+        &stim,
+    ) && ok;
+    let stim = nic_tx::generate(&cfg, 1, cycles);
+    let ok = show(
+        &format!(
+            "nic_tx (the multi-connection NIC's send side composed: {} connections' senders, \
+             cwnd units and entropy bitmaps in block RAM, the transmit scheduler, the timer \
+             scan; four offer inputs, one event per clock)",
+            cfg.nic.connections
+        ),
+        NicTxDefault::new,
+        || nic_tx::Block::new(&cfg, SACK_INITIAL_PSN, NIC_SENDER_INITIAL_BYTES),
         &stim,
     ) && ok;
     let stim = sack_sender::stream(&cfg, sack_sender::demo_mix(1, cycles));

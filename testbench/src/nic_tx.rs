@@ -1,0 +1,765 @@
+//! Co-simulation of `nic_tx`, the send side composed (the arbiter, the timer scan, the window
+//! view, the transmit scheduler, the senders, the cwnd units and the entropy bitmaps): the
+//! Verilated RTL against `golden_model::nic_tx::NicTx`, every output port on every cycle, the
+//! four handshakes included.
+//!
+//! Stimulus: episodes of offers on the four inputs (opens, some too wide; SACKs forged from
+//! the connection's state when first offered, of every kind the `nic_sender` co-sim forges;
+//! doorbells below, at and above the MTU and at the backlog's limit; transmit opportunities at
+//! densities from rare to every cycle), over one hot connection, a few, or all at random, with
+//! ids out of range among them; idle stretches, jumps of the clock past the probe interval and
+//! the timeout, and resets (in traffic and during a sweep). An offer not taken is held, as a
+//! valid/ready source does, until it is.
+
+use std::cell::{Cell, RefCell};
+
+use golden_model::nic_sender::View;
+use golden_model::nic_tx::{Done, In, Kind, NicTx, Source};
+use golden_model::rng::SplitMix64;
+use golden_model::sack_receiver::Sack;
+use golden_model::sack_sender::{SackVerdict, TxKind};
+use proptest::prelude::*;
+use strack_config::Config;
+
+use crate::nic_sender::{forge, loss_kind_code, tx_kind_code, Forge, SackKind};
+use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
+
+/// Cycles from an event taken to its result on `m_*`.
+pub const LATENCY: usize = crate::designs::NicTxSmall::LATENCY as usize;
+
+/// A doorbell's bytes: a count, or what brings the backlog to `2^32 - 1 + .0`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bytes {
+    N(u32),
+    Edge(i8),
+}
+
+/// One cycle of stimulus: what each source would offer were it free (an offer not yet taken is
+/// offered again instead).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cycle {
+    pub reset: bool,
+    /// The time `s_now` shows, ns.
+    pub now: u32,
+    pub open: Option<(u16, u32)>,
+    pub txop: bool,
+    pub sack: Option<(u16, Forge)>,
+    pub doorbell: Option<(u16, Bytes)>,
+    pub noise: u64,
+    /// What is driven (set by `resolve`).
+    pub offers: Offers,
+}
+
+/// The offers driven on one cycle.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Offers {
+    pub open: Option<(u16, u32)>,
+    pub txop: bool,
+    pub sack: Option<(u16, Sack)>,
+    pub doorbell: Option<(u16, u32)>,
+}
+
+impl Offers {
+    fn to_model(&self, reset: bool, now: u32) -> In {
+        In {
+            reset,
+            now,
+            open: self.open.map(|(k, p)| (u32::from(k), p)),
+            txop: self.txop,
+            sack: self.sack.clone().map(|(k, s)| (u32::from(k), s)),
+            doorbell: self.doorbell.map(|(k, b)| (u32::from(k), b)),
+        }
+    }
+}
+
+/// An event's result as it reaches `m_*`, with the cycle it was taken on.
+#[derive(Debug, Clone, Default)]
+pub struct Regs {
+    taken: u64,
+    done: Option<Done>,
+}
+
+pub const COVERAGE_POINTS: &[&str] = &[
+    "source_open",
+    "source_sack",
+    "source_transmit",
+    "source_doorbell",
+    "source_timer",
+    "opened",
+    "open_refused",
+    "sack_accepted",
+    "sack_malformed",
+    "doorbell_ok",
+    "doorbell_refused",
+    "tx_new",
+    "tx_retransmit",
+    "tx_probe",
+    "tx_short",
+    "tx_ack_req",
+    "tx_entropy_chosen",
+    "transmit_empty",
+    "loss_ooo",
+    "loss_probe",
+    "loss_timeout",
+    "bad_id",
+    "reset",
+    "reset_during_sweep",
+    "offered_while_sweeping",
+    "result_dropped_by_reset",
+    "doorbell_won_a_turn",
+    "transmit_won_a_turn",
+    "offer_held_by_the_scan",
+    "sack_held_by_an_open",
+    "same_conn_distance_1",
+    "same_conn_distance_2",
+    "same_conn_distance_3",
+    "same_conn_distance_4",
+    "same_conn_distance_5",
+    "same_conn_distance_6",
+    "same_conn_distance_7",
+    "same_conn_distance_8",
+    "same_conn_distance_9",
+    "same_conn_distance_10",
+    "same_conn_distance_11",
+    "same_conn_distance_12",
+    "same_conn_distance_13_or_more",
+    "sack_after_sack_distance_1",
+    "transmit_after_sack_distance_1",
+    "event_24_after_accepted_sack",
+    "event_23_after_accepted_sack",
+    "event_24_after_open",
+    "transmit_8_after_doorbell",
+    "psn_wrap",
+    "bytes_wrap",
+];
+
+/// The model side.
+pub struct Block {
+    model: NicTx,
+    cycle: u64,
+    /// The last cycle with `s_reset` high (results of events taken before it are dropped).
+    last_reset: Option<u64>,
+    /// Offers not yet taken, driven again.
+    held: RefCell<Offers>,
+    /// This cycle's model input (for the handshakes, which `expected` shows before `fire`).
+    now_in: RefCell<In>,
+    /// Per connection: the cycle of its last event, of its last accepted SACK, of its last
+    /// open, of its last accepted doorbell.
+    last: Vec<Option<u64>>,
+    last_sack: Vec<Option<u64>>,
+    last_open: Vec<Option<u64>>,
+    last_door: Vec<Option<u64>>,
+    last_source: Vec<Option<Source>>,
+    was_ready: Cell<bool>,
+    mtu: u32,
+}
+
+impl Block {
+    pub fn new(cfg: &Config, initial_psn: u32, initial_bytes: u32) -> Self {
+        assert!(
+            cfg.sack.sack_bits <= 64,
+            "nic_tx co-sim: s_sack_bitmap is driven as one 64-bit word"
+        );
+        let n = cfg.nic.connections as usize;
+        Block {
+            model: NicTx::with_initial_bytes(cfg, initial_psn, initial_bytes),
+            cycle: 0,
+            last_reset: None,
+            held: RefCell::new(Offers::default()),
+            now_in: RefCell::new(In::default()),
+            last: vec![None; n],
+            last_sack: vec![None; n],
+            last_open: vec![None; n],
+            last_door: vec![None; n],
+            last_source: vec![None; n],
+            was_ready: Cell::new(false),
+            mtu: cfg.network.mtu_bytes,
+        }
+    }
+
+    fn view_of(&self, k: u16) -> View {
+        self.model
+            .conn(u32::from(k))
+            .map_or(View::default(), |c| View {
+                cwnd_bytes: c.cwnd.cwnd_bytes(),
+                achieved_bdp: c.cwnd.achieved_bdp,
+            })
+    }
+}
+
+fn b(x: bool) -> u64 {
+    x as u64
+}
+
+impl CosimBlock for Block {
+    type Stim = Cycle;
+    type Regs = Regs;
+    const COVERAGE_POINTS: &'static [&'static str] = COVERAGE_POINTS;
+    const LATENCY: usize = LATENCY;
+
+    fn dt(_: &Cycle) -> u32 {
+        0
+    }
+
+    fn s_valid(_: &Cycle) -> bool {
+        // Every cycle steps the model (the scan takes a cycle no input does).
+        true
+    }
+
+    fn m_ready(_: &Cycle) -> bool {
+        true
+    }
+
+    fn coverage_points(&self) -> Vec<&'static str> {
+        let conns = self.model.connections();
+        COVERAGE_POINTS
+            .iter()
+            .copied()
+            .filter(|p| conns < 65_536 || *p != "bad_id")
+            .collect()
+    }
+
+    fn resolve(&self, _now: u32, c: &Cycle) -> Cycle {
+        let mut c = c.clone();
+        let held = self.held.borrow();
+        let mut o = Offers {
+            open: held.open.or(c.open),
+            txop: held.txop || c.txop,
+            sack: held.sack.clone(),
+            doorbell: held.doorbell,
+        };
+        if o.sack.is_none() {
+            if let Some((k, f)) = c.sack {
+                let fresh;
+                let s = match self.model.conn(u32::from(k)) {
+                    Some(conn) => &conn.sender,
+                    None => {
+                        fresh = self.model.conn(0).expect("a connection").sender.clone();
+                        &fresh
+                    }
+                };
+                o.sack = Some((k, forge(s, f, &self.view_of(k), c.now)));
+            }
+        }
+        if o.doorbell.is_none() {
+            if let Some((k, bytes)) = c.doorbell {
+                let n = match bytes {
+                    Bytes::N(n) => n,
+                    Bytes::Edge(d) => {
+                        let backlog = self
+                            .model
+                            .conn(u32::from(k))
+                            .map_or(0, |conn| conn.sender.backlog);
+                        let room = i64::from(u32::MAX - backlog);
+                        (room + i64::from(d)).clamp(0, i64::from(u32::MAX)) as u32
+                    }
+                };
+                o.doorbell = Some((k, n));
+            }
+        }
+        drop(held);
+        *self.now_in.borrow_mut() = o.to_model(c.reset, c.now);
+        c.offers = o;
+        c
+    }
+
+    fn drive(dut: &mut dyn Dut, _now: u32, c: &Cycle) {
+        crate::garbage(dut, c.noise);
+        let o = &c.offers;
+        dut.set("s_reset", b(c.reset));
+        dut.set("s_now", u64::from(c.now));
+        dut.set("s_open_valid", b(o.open.is_some()));
+        if let Some((k, psn)) = o.open {
+            dut.set("s_open_conn", u64::from(k));
+            dut.set("s_open_psn", u64::from(psn));
+        }
+        dut.set("s_txop_valid", b(o.txop));
+        dut.set("s_sack_valid", b(o.sack.is_some()));
+        if let Some((k, s)) = &o.sack {
+            dut.set("s_sack_conn", u64::from(*k));
+            dut.set("s_sack_epsn", u64::from(s.epsn));
+            dut.set("s_sack_base", u64::from(s.sack_base));
+            dut.set("s_sack_bitmap", s.bitmap.first().copied().unwrap_or(0));
+            dut.set("s_sack_bytes", u64::from(s.bytes_recvd));
+            dut.set("s_sack_ooo", u64::from(s.ooo_count));
+            dut.set("s_sack_ts", u64::from(s.ts));
+            dut.set("s_sack_probe", b(s.probe));
+            dut.set("s_sack_ecn", b(s.ecn));
+            dut.set("s_sack_entropy", u64::from(s.entropy));
+        }
+        dut.set("s_doorbell_valid", b(o.doorbell.is_some()));
+        if let Some((k, n)) = o.doorbell {
+            dut.set("s_doorbell_conn", u64::from(k));
+            dut.set("s_doorbell_bytes", u64::from(n));
+        }
+    }
+
+    fn expected(&self, lat: &OutputStage<Regs>, _m_ready: bool) -> PortValues {
+        let i = self.now_in.borrow();
+        let (hs, _) = self.model.handshakes(&i);
+        let r = &lat.out;
+        let dropped = self.last_reset.is_some_and(|x| x > r.taken);
+        let d = r.done.as_ref().filter(|_| !dropped);
+        let e = d.and_then(|d| d.effect.as_ref());
+        let kind = e.map(|e| &e.kind);
+        let pkt = match kind {
+            Some(Kind::Transmit(Some((p, k)))) => Some((p, *k)),
+            _ => None,
+        };
+        let source = d.map_or(0, |d| match d.source {
+            Source::Timer => 0,
+            Source::Open => 1,
+            Source::Sack => 2,
+            Source::Transmit => 3,
+            Source::Doorbell => 4,
+        });
+        vec![
+            ("s_open_ready", b(hs.open_ready)),
+            ("s_txop_ready", b(hs.txop_ready)),
+            ("s_sack_ready", b(hs.sack_ready)),
+            ("s_doorbell_ready", b(hs.doorbell_ready)),
+            ("status_ready", b(self.model.ready())),
+            ("m_valid", b(d.is_some())),
+            ("m_bad", b(d.is_some_and(|d| d.bad))),
+            ("m_conn", d.map_or(0, |d| u64::from(d.conn))),
+            ("m_source", source),
+            ("m_opened", b(kind == Some(&Kind::Opened))),
+            ("m_open_refused", b(kind == Some(&Kind::OpenRefused))),
+            (
+                "m_sack_accepted",
+                b(kind == Some(&Kind::Sack(SackVerdict::Accepted))),
+            ),
+            (
+                "m_sack_malformed",
+                b(kind == Some(&Kind::Sack(SackVerdict::Malformed))),
+            ),
+            ("m_doorbell_ok", b(kind == Some(&Kind::Doorbell(true)))),
+            (
+                "m_doorbell_refused",
+                b(kind == Some(&Kind::Doorbell(false))),
+            ),
+            ("m_tx_valid", b(pkt.is_some())),
+            ("m_tx_psn", pkt.map_or(0, |(p, _)| u64::from(p.psn))),
+            ("m_tx_len", pkt.map_or(0, |(p, _)| u64::from(p.len))),
+            ("m_tx_kind", pkt.map_or(0, |(_, k)| tx_kind_code(k))),
+            ("m_tx_ack_req", b(pkt.is_some_and(|(p, _)| p.ack_req))),
+            ("m_tx_entropy", pkt.map_or(0, |(p, _)| u64::from(p.entropy))),
+            ("m_tx_ts", pkt.map_or(0, |(p, _)| u64::from(p.ts))),
+            ("m_loss_valid", b(e.is_some_and(|e| e.loss.is_some()))),
+            (
+                "m_loss_kind",
+                e.and_then(|e| e.loss).map_or(0, loss_kind_code),
+            ),
+            ("m_work", b(e.is_some_and(|e| e.work))),
+        ]
+    }
+
+    fn fire(&mut self, _now: u32, c: &Cycle, cov: &mut Coverage) -> Regs {
+        let t = self.cycle;
+        self.cycle += 1;
+        let ready = self.model.ready();
+        let i = self.now_in.borrow().clone();
+        let (hs, _) = self.model.handshakes(&i);
+        let o = &c.offers;
+        let any_offer = o.open.is_some() || o.txop || o.sack.is_some() || o.doorbell.is_some();
+        if any_offer && !ready && !c.reset {
+            cov.hit("offered_while_sweeping");
+        }
+        if c.reset {
+            cov.hit(if ready { "reset" } else { "reset_during_sweep" });
+            if self.model.ready() && self.last_reset.is_none_or(|r| r + LATENCY as u64 <= t) {
+                cov.hit("result_dropped_by_reset");
+            }
+        }
+        if ready && !c.reset && any_offer && !hs.open_ready {
+            cov.hit("offer_held_by_the_scan");
+        }
+        if hs.open_ready && o.open.is_some() && o.sack.is_some() {
+            cov.hit("sack_held_by_an_open");
+        }
+        let contended = i.txop
+            && self.model.scheduler().candidate().is_some()
+            && i.doorbell.is_some()
+            && hs.sack_ready
+            && i.sack.is_none();
+        let before = {
+            let (_, taken) = self.model.handshakes(&i);
+            taken.and_then(|(k, _)| self.model.conn(k).cloned())
+        };
+        let out = self.model.step(&i);
+        if contended {
+            cov.hit(if out.doorbell_ready {
+                "doorbell_won_a_turn"
+            } else {
+                "transmit_won_a_turn"
+            });
+        }
+        // The held offers: those not taken (a reset drops them all: the source starts over).
+        {
+            let mut h = self.held.borrow_mut();
+            *h = Offers::default();
+            if !c.reset {
+                if !out.open_ready {
+                    h.open = o.open;
+                }
+                if !out.txop_ready {
+                    h.txop = o.txop;
+                }
+                if !out.sack_ready {
+                    h.sack = o.sack.clone();
+                }
+                if !out.doorbell_ready {
+                    h.doorbell = o.doorbell;
+                }
+            }
+        }
+        if c.reset {
+            self.last_reset = Some(t);
+            self.last.iter_mut().for_each(|x| *x = None);
+            self.last_sack.iter_mut().for_each(|x| *x = None);
+            self.last_open.iter_mut().for_each(|x| *x = None);
+            self.last_door.iter_mut().for_each(|x| *x = None);
+        }
+        if let Some(d) = &out.done {
+            cov.hit(match d.source {
+                Source::Open => "source_open",
+                Source::Sack => "source_sack",
+                Source::Transmit => "source_transmit",
+                Source::Doorbell => "source_doorbell",
+                Source::Timer => "source_timer",
+            });
+            if d.bad {
+                cov.hit("bad_id");
+            }
+            if let Some(e) = &d.effect {
+                let k = d.conn as usize;
+                if let Some(p) = self.last[k] {
+                    let dist = t - p;
+                    const D: [&str; 12] = [
+                        "same_conn_distance_1",
+                        "same_conn_distance_2",
+                        "same_conn_distance_3",
+                        "same_conn_distance_4",
+                        "same_conn_distance_5",
+                        "same_conn_distance_6",
+                        "same_conn_distance_7",
+                        "same_conn_distance_8",
+                        "same_conn_distance_9",
+                        "same_conn_distance_10",
+                        "same_conn_distance_11",
+                        "same_conn_distance_12",
+                    ];
+                    cov.hit(
+                        D.get(dist as usize - 1)
+                            .copied()
+                            .unwrap_or("same_conn_distance_13_or_more"),
+                    );
+                    if dist == 1 && self.last_source[k] == Some(Source::Sack) {
+                        match d.source {
+                            Source::Sack => cov.hit("sack_after_sack_distance_1"),
+                            Source::Transmit => cov.hit("transmit_after_sack_distance_1"),
+                            _ => {}
+                        }
+                    }
+                }
+                match self.last_sack[k].map(|s| t - s) {
+                    Some(24) => cov.hit("event_24_after_accepted_sack"),
+                    Some(23) => cov.hit("event_23_after_accepted_sack"),
+                    _ => {}
+                }
+                if self.last_open[k].is_some_and(|s| t - s == 24) {
+                    cov.hit("event_24_after_open");
+                }
+                if d.source == Source::Transmit && self.last_door[k].is_some_and(|s| t - s == 8) {
+                    cov.hit("transmit_8_after_doorbell");
+                }
+                self.last[k] = Some(t);
+                self.last_source[k] = Some(d.source);
+                match &e.kind {
+                    Kind::Opened => {
+                        cov.hit("opened");
+                        self.last_open[k] = Some(t);
+                    }
+                    Kind::OpenRefused => cov.hit("open_refused"),
+                    Kind::Sack(SackVerdict::Accepted) => {
+                        cov.hit("sack_accepted");
+                        self.last_sack[k] = Some(t);
+                    }
+                    Kind::Sack(SackVerdict::Malformed) => cov.hit("sack_malformed"),
+                    Kind::Doorbell(true) => {
+                        cov.hit("doorbell_ok");
+                        self.last_door[k] = Some(t);
+                    }
+                    Kind::Doorbell(false) => cov.hit("doorbell_refused"),
+                    Kind::Transmit(None) => cov.hit("transmit_empty"),
+                    Kind::Transmit(Some((p, kind))) => {
+                        cov.hit(match kind {
+                            TxKind::New => "tx_new",
+                            TxKind::Retransmit => "tx_retransmit",
+                            TxKind::Probe => "tx_probe",
+                        });
+                        if *kind == TxKind::New && p.len < self.mtu {
+                            cov.hit("tx_short");
+                        }
+                        if p.ack_req {
+                            cov.hit("tx_ack_req");
+                        }
+                        if p.entropy != 0 {
+                            cov.hit("tx_entropy_chosen");
+                        }
+                    }
+                    Kind::Timer => {}
+                }
+                if let Some(l) = e.loss {
+                    cov.hit(match l {
+                        golden_model::sack_sender::LossKind::Ooo => "loss_ooo",
+                        golden_model::sack_sender::LossKind::Probe => "loss_probe",
+                        golden_model::sack_sender::LossKind::Timeout => "loss_timeout",
+                    });
+                }
+                if let (Some(b0), Some(a)) = (&before, self.model.conn(d.conn)) {
+                    if a.sender.sack.snd_nxt < b0.sender.sack.snd_nxt {
+                        cov.hit("psn_wrap");
+                    }
+                    if a.sender.sack.bytes_sent < b0.sender.sack.bytes_sent {
+                        cov.hit("bytes_wrap");
+                    }
+                }
+            }
+        }
+        self.was_ready.set(ready);
+        Regs {
+            taken: t,
+            done: out.done,
+        }
+    }
+}
+
+// ------------------------------------------------------------------ stimulus
+
+/// What an episode of stimulus looks like.
+#[derive(Debug, Clone, Copy)]
+struct Mix {
+    /// Per cycle: the chance of a new open, transmit opportunity, SACK, doorbell.
+    p: [f64; 4],
+    /// The connections the offers go to: one hot, a few, or all.
+    spread: Spread,
+    /// Weights of the SACK kinds.
+    sacks: [u32; 7],
+    /// The chance of an id out of range.
+    bad: f64,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Spread {
+    Hot(u16),
+    Few(u16, u16, u16),
+    All,
+}
+
+const SACK_KINDS: [SackKind; 7] = [
+    SackKind::Plausible,
+    SackKind::Hole,
+    SackKind::HoleOoo,
+    SackKind::ProbeAnswer,
+    SackKind::Stale,
+    SackKind::FarBase,
+    SackKind::Malformed,
+];
+
+struct Gen {
+    rng: SplitMix64,
+    conns: u32,
+    mtu: u32,
+    probe_ns: u32,
+    rto_ns: u32,
+    clock: u32,
+    out: Vec<Cycle>,
+}
+
+fn weighted(r: &mut SplitMix64, w: &[u32]) -> usize {
+    let total: u64 = w.iter().map(|&x| u64::from(x)).sum();
+    let mut x = r.below(total.max(1));
+    for (i, &wi) in w.iter().enumerate() {
+        if x < u64::from(wi) {
+            return i;
+        }
+        x -= u64::from(wi);
+    }
+    w.len() - 1
+}
+
+impl Gen {
+    fn conn(&mut self, m: &Mix) -> u16 {
+        if self.conns < 65_536 && self.rng.chance(m.bad) {
+            let n = u64::from(self.conns);
+            return (n + self.rng.below(65_536 - n)) as u16;
+        }
+        match m.spread {
+            Spread::Hot(k) => k,
+            Spread::Few(a, b2, c) => [a, b2, c][self.rng.below(3) as usize],
+            Spread::All => self.rng.below(u64::from(self.conns)) as u16,
+        }
+    }
+
+    fn emit(&mut self, c: Cycle) {
+        self.out.push(c);
+        self.clock = self.clock.wrapping_add(1 + self.rng.below(8) as u32);
+    }
+
+    fn blank(&mut self, reset: bool) -> Cycle {
+        Cycle {
+            reset,
+            now: self.clock,
+            open: None,
+            txop: false,
+            sack: None,
+            doorbell: None,
+            noise: self.rng.next_u64(),
+            offers: Offers::default(),
+        }
+    }
+
+    fn new_mix(&mut self) -> Mix {
+        let r = &mut self.rng;
+        let n = u64::from(self.conns);
+        let spread = match r.below(4) {
+            0 => Spread::Hot(r.below(n) as u16),
+            1 => Spread::Few(r.below(n) as u16, r.below(n) as u16, r.below(n) as u16),
+            _ if n <= 8 => Spread::All,
+            2 => Spread::Few(r.below(n) as u16, r.below(n) as u16, r.below(n) as u16),
+            _ => Spread::All,
+        };
+        let pick = |r: &mut SplitMix64, v: &[f64]| v[r.below(v.len() as u64) as usize];
+        Mix {
+            p: [
+                pick(r, &[0.0, 0.002, 0.01]),
+                pick(r, &[0.05, 0.3, 0.7, 1.0]),
+                pick(r, &[0.02, 0.1, 0.3, 0.6]),
+                pick(r, &[0.01, 0.05, 0.2, 0.5]),
+            ],
+            spread,
+            sacks: [
+                pick(r, &[10.0, 40.0]) as u32,
+                pick(r, &[5.0, 30.0]) as u32,
+                pick(r, &[2.0, 10.0]) as u32,
+                pick(r, &[2.0, 10.0]) as u32,
+                5,
+                3,
+                pick(r, &[2.0, 8.0]) as u32,
+            ],
+            bad: pick(r, &[0.0, 0.0, 0.02]),
+        }
+    }
+
+    fn doorbell_bytes(&mut self) -> Bytes {
+        let mtu = u64::from(self.mtu);
+        let r = &mut self.rng;
+        match r.below(10) {
+            0 => Bytes::N(self.mtu),
+            1 => Bytes::N((mtu * (1 + r.below(4))) as u32),
+            2 => Bytes::N((mtu * (1 + r.below(40)) + r.below(mtu)) as u32),
+            3 => Bytes::Edge(r.below(3) as i8 - 1),
+            4 => Bytes::N(r.next_u64() as u32),
+            _ => Bytes::N(1 + r.below(mtu) as u32),
+        }
+    }
+
+    fn episode(&mut self) {
+        let m = self.new_mix();
+        let len = 30 + self.rng.below(400) as usize;
+        for _ in 0..len {
+            let mut c = self.blank(false);
+            if self.rng.chance(m.p[0]) {
+                let k = self.conn(&m);
+                let psn = if self.rng.chance(0.2) {
+                    (1 << 24) | self.rng.next_u64() as u32
+                } else {
+                    self.rng.below(1 << 24) as u32
+                };
+                c.open = Some((k, psn));
+            }
+            c.txop = self.rng.chance(m.p[1]);
+            if self.rng.chance(m.p[2]) {
+                let k = self.conn(&m);
+                let kind = SACK_KINDS[weighted(&mut self.rng, &m.sacks)];
+                c.sack = Some((
+                    k,
+                    Forge {
+                        kind,
+                        roll: self.rng.next_u64(),
+                    },
+                ));
+            }
+            if self.rng.chance(m.p[3]) {
+                let k = self.conn(&m);
+                let bytes = self.doorbell_bytes();
+                c.doorbell = Some((k, bytes));
+            }
+            self.emit(c);
+        }
+    }
+
+    fn run(&mut self, len: usize) {
+        self.clock = match self.rng.below(3) {
+            0 => 0,
+            1 => self.rng.next_u64() as u32,
+            _ => u32::MAX - (self.rng.below(len as u64 * 4 + 1) as u32),
+        };
+        while self.out.len() < len {
+            match self.rng.below(20) {
+                0 => {
+                    // A reset, now and then another during the sweep.
+                    let c = self.blank(true);
+                    self.emit(c);
+                    if self.rng.chance(0.3) {
+                        let wait = self.rng.below(u64::from(self.conns) + 1);
+                        for _ in 0..wait {
+                            let mut c = self.blank(false);
+                            c.txop = self.rng.chance(0.5);
+                            self.emit(c);
+                        }
+                        let c = self.blank(true);
+                        self.emit(c);
+                    }
+                }
+                1 => {
+                    // Idle, or the clock past a timer.
+                    let n = 1 + self.rng.below(40);
+                    for _ in 0..n {
+                        let c = self.blank(false);
+                        self.emit(c);
+                    }
+                    let jump = match self.rng.below(3) {
+                        0 => self.probe_ns,
+                        1 => self.rto_ns,
+                        _ => self.rng.below(1000) as u32,
+                    };
+                    self.clock = self.clock.wrapping_add(jump);
+                }
+                _ => self.episode(),
+            }
+        }
+        self.out.truncate(len);
+    }
+}
+
+/// `len` cycles of stimulus for `cfg` from `seed`.
+pub fn generate(cfg: &Config, seed: u64, len: usize) -> Vec<Cycle> {
+    let mut g = Gen {
+        rng: SplitMix64::new(seed),
+        conns: cfg.nic.connections,
+        mtu: cfg.network.mtu_bytes,
+        probe_ns: cfg.probe_interval_ns(),
+        rto_ns: cfg.sack.rto_ns,
+        clock: 0,
+        out: Vec::with_capacity(len),
+    };
+    g.run(len);
+    g.out
+}
+
+/// Stimulus of a length in `len`, as a proptest strategy (its seed shrinks, not its cycles).
+pub fn stimulus(cfg: Config, len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<Cycle>> {
+    (any::<u64>(), len).prop_map(move |(seed, len)| generate(&cfg, seed, len))
+}
