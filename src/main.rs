@@ -57,8 +57,8 @@ enum Cmd {
         #[arg(long, default_value = "target/report")]
         out: PathBuf,
         /// Only these blocks, comma-separated (default: every block, the NIC's pipelines
-        /// (`nic_rx`), and `context_pipe_wide`, the context shell at the NIC's send-record
-        /// width; `context_pipe` may be named too).
+        /// (`nic_rx`), and `context_pipe_wide`, the context shell at a record wider than any
+        /// of the NIC's; `context_pipe` may be named too).
         #[arg(long, value_delimiter = ',')]
         blocks: Vec<String>,
         /// Leave out the ECP5 board top (fpga/ecp5_evn).
@@ -371,12 +371,26 @@ fn derived_comments(cfg: &Config) -> String {
 
 /// The multi-connection NIC's context arithmetic (`docs/blocks/strack_nic.md`), as TOML comments.
 fn context_comments(cfg: &Config) -> String {
-    use strack_config::context::{Side, EBR_BUDGET_PERCENT, ECP5_85_EBR};
+    use strack_config::context::{ecp5_ebr_blocks, Side, EBR_BUDGET_PERCENT, ECP5_85_EBR};
     let l = cfg.nic_context();
     let pct = |ebr: u32| 100.0 * ebr as f64 / ECP5_85_EBR as f64;
+    let rams: Vec<String> = l
+        .rams()
+        .iter()
+        .map(|r| {
+            format!(
+                "#     {}.{}: {} bits, {} EBR\n",
+                r.block,
+                r.ram,
+                r.bits,
+                ecp5_ebr_blocks(l.connections, r.bits)
+            )
+        })
+        .collect();
     format!(
-        "# NIC context, {} connections: send record {} bits ({} EBR), receive record {} bits\n\
+        "# NIC context, {} connections: send side {} bits ({} EBR), receive side {} bits\n\
          #   ({} EBR); {} EBR in all, {:.1} % of the ECP5-85's {} ({}: budget {} %)\n\
+         #   RAMs, one row per connection:\n{}\
          #   (a stored length per PSN would add {} bits a connection: {} EBR, {:.1} %)\n",
         l.connections,
         l.bits(Side::Send),
@@ -392,6 +406,7 @@ fn context_comments(cfg: &Config) -> String {
             "does not fit"
         },
         EBR_BUDGET_PERCENT,
+        rams.concat(),
         l.per_psn_length_bits,
         l.ebr_with_per_psn_lengths(),
         pct(l.ebr_with_per_psn_lengths()),

@@ -89,7 +89,7 @@ fn default_config_checks_and_show_round_trips() {
     // The NIC's context arithmetic, as the library computes it.
     let l = Config::default().nic_context();
     let want = format!(
-        "send record {} bits ({} EBR), receive record {} bits",
+        "send side {} bits ({} EBR), receive side {} bits",
         l.bits(Side::Send),
         l.ebr(Side::Send),
         l.bits(Side::Receive)

@@ -1,17 +1,21 @@
-//! The multi-connection NIC's per-connection context: every field, its width, and what the
-//! context RAMs cost in ECP5 block RAM (EBR) for a given config.
+//! The multi-connection NIC's per-connection context: every field of every RAM the NIC keeps a
+//! record per connection in, its width, and what those RAMs cost in ECP5 block RAM (EBR) for a
+//! given config.
 //!
-//! The NIC keeps one record per connection on each side, in an inferred RAM of `connections`
-//! rows: the send side (entropy bitmap, cwnd unit, SACK sender, send backlog) and the receive
-//! side (SACK receiver). This module is the arithmetic behind that layout; the same field list
-//! is the order the RTL packs a record in (`docs/blocks/strack_nic.md`).
+//! Each per-connection pipeline keeps its state in RAMs of `connections` rows: the receive side
+//! one record (`nic_rx`); the send side the senders' record (`nic_sender`: the SACK sender, the
+//! backlog and the short packet), the entropy bitmaps' record (`nic_entropy`), the cwnd units'
+//! six RAMs (`nic_cwnd`, each written and read at its own stage) and the window view the send
+//! side reads (`nic_tx`). This module is the arithmetic behind that layout, field by field in
+//! the order the RTL packs each record (`docs/blocks/strack_nic.md`, "Context layout"; each
+//! block's unit tests hold its record width to this list).
 //!
 //! DECISION (packet lengths, Nagle's rule): a packet's length is not stored per PSN. A packet is
 //! `mtu_bytes` long unless it is a connection's *short* packet, whose PSN and length the context
 //! holds; a connection sends a short packet (backlog below one MTU) only while no earlier short
 //! packet is unacknowledged, otherwise it waits for more backlog or for that acknowledgement.
-//! Storing a length per PSN (`rx_window` x 13 bits at the default config) would need 263 EBR
-//! for the send record at 1024 connections, more than the ECP5-85 has (208); see
+//! Storing a length per PSN (`rx_window` x 13 bits at the default config) would make the
+//! senders' record alone 215 EBR at 1024 connections, more than the ECP5-85 has (208); see
 //! [`ContextLayout::per_psn_length_bits`].
 
 use crate::{Config, BYTES_BITS, PSN_BITS, TIME_BITS};
@@ -41,13 +45,24 @@ impl Side {
     }
 }
 
-/// One field of a connection's context record.
+/// One field of a connection's context.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContextField {
     pub side: Side,
-    /// The block whose per-connection state it is (`nic` for the NIC's own).
+    /// The block whose per-connection state it is.
     pub block: &'static str,
+    /// The block's RAM that holds it (`record` where the block has one).
+    pub ram: &'static str,
     pub name: &'static str,
+    pub bits: u32,
+}
+
+/// One RAM of `connections` rows: its side, block, name and width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContextRamWidth {
+    pub side: Side,
+    pub block: &'static str,
+    pub ram: &'static str,
     pub bits: u32,
 }
 
@@ -56,7 +71,8 @@ pub struct ContextField {
 pub struct ContextLayout {
     pub connections: u32,
     pub fields: Vec<ContextField>,
-    /// What a stored length per PSN would cost per connection (the layout does not hold it).
+    /// What a stored length per PSN would cost per connection (the layout does not hold it;
+    /// it would go into the senders' record).
     pub per_psn_length_bits: u32,
 }
 
@@ -85,7 +101,27 @@ pub fn ecp5_ebr_blocks(depth: u32, width: u32) -> u32 {
 }
 
 impl ContextLayout {
-    /// Bits per connection on one side.
+    /// The RAMs, in the order of their first field.
+    pub fn rams(&self) -> Vec<ContextRamWidth> {
+        let mut rams: Vec<ContextRamWidth> = Vec::new();
+        for f in &self.fields {
+            match rams
+                .iter_mut()
+                .find(|r| r.side == f.side && r.block == f.block && r.ram == f.ram)
+            {
+                Some(r) => r.bits += f.bits,
+                None => rams.push(ContextRamWidth {
+                    side: f.side,
+                    block: f.block,
+                    ram: f.ram,
+                    bits: f.bits,
+                }),
+            }
+        }
+        rams
+    }
+
+    /// Bits per connection on one side, all its RAMs.
     pub fn bits(&self, side: Side) -> u32 {
         self.fields
             .iter()
@@ -99,25 +135,37 @@ impl ContextLayout {
         self.bits(Side::Send) + self.bits(Side::Receive)
     }
 
-    /// EBR blocks of one side's context RAM.
-    pub fn ebr(&self, side: Side) -> u32 {
-        ecp5_ebr_blocks(self.connections, self.bits(side))
+    /// The width of one block's RAM (0 when there is none).
+    pub fn ram_bits(&self, block: &str, ram: &str) -> u32 {
+        self.rams()
+            .iter()
+            .filter(|r| r.block == block && r.ram == ram)
+            .map(|r| r.bits)
+            .sum()
     }
 
-    /// EBR blocks of both context RAMs.
+    /// EBR blocks of one side's RAMs, each RAM on its own blocks.
+    pub fn ebr(&self, side: Side) -> u32 {
+        self.rams()
+            .iter()
+            .filter(|r| r.side == side)
+            .map(|r| ecp5_ebr_blocks(self.connections, r.bits))
+            .sum()
+    }
+
+    /// EBR blocks of every context RAM.
     pub fn total_ebr(&self) -> u32 {
         self.ebr(Side::Send) + self.ebr(Side::Receive)
     }
 
-    /// EBR blocks of both context RAMs if the send record also held a length per PSN.
+    /// EBR blocks of every context RAM if the senders' record also held a length per PSN.
     pub fn ebr_with_per_psn_lengths(&self) -> u32 {
-        ecp5_ebr_blocks(
-            self.connections,
-            self.bits(Side::Send) + self.per_psn_length_bits,
-        ) + self.ebr(Side::Receive)
+        let sender = self.ram_bits("nic_sender", "record");
+        self.total_ebr() - ecp5_ebr_blocks(self.connections, sender)
+            + ecp5_ebr_blocks(self.connections, sender + self.per_psn_length_bits)
     }
 
-    /// Both context RAMs fit the EBR budget of the ECP5-85.
+    /// The context RAMs fit the EBR budget of the ECP5-85.
     pub fn fits_ecp5_85(&self) -> bool {
         self.total_ebr() * 100 <= ECP5_85_EBR * EBR_BUDGET_PERCENT
     }
@@ -130,56 +178,62 @@ impl Config {
         let paths = self.entropy_bitmap.max_paths;
         let pb = self.paths_bits();
         let w = self.sack.rx_window;
+        let wb = self.rx_window_bits();
         // A packet's length is 1..=MTU, and the MTU is a power of two.
         let len_bits = self.mtu_log2() + 1;
-        // What each field holds: docs/blocks/strack_nic.md, "context layout".
+        // What each field holds: docs/blocks/strack_nic.md, "Context layout", and each block's
+        // doc. Widths and order as the RTL packs them.
         let fields = [
-            (Send, "nic", "open", 1),
-            (Send, "nic", "backlog", BYTES_BITS),
-            (Send, "nic", "short_valid", 1),
-            (Send, "nic", "short_psn", PSN_BITS),
-            (Send, "nic", "short_len", len_bits),
-            (Send, "entropy_bitmap", "bitmap", paths),
-            (Send, "entropy_bitmap", "rr", pb),
-            (Send, "entropy_bitmap", "next_path_valid", 1),
-            (Send, "entropy_bitmap", "next_path", pb),
-            (Send, "entropy_bitmap", "last_reset_ts", TIME_BITS),
-            (Send, "cwnd_unit", "cwnd", 32),
-            (Send, "cwnd_unit", "base_rtt", 32),
-            (Send, "cwnd_unit", "avg_delay", 32),
-            (Send, "cwnd_unit", "last_decrease_ts", TIME_BITS),
-            (Send, "cwnd_unit", "last_fairness_ts", TIME_BITS),
-            (Send, "cwnd_unit", "rx_count", 32),
-            (Send, "cwnd_unit", "rxcount_clear_ts", TIME_BITS),
-            (Send, "cwnd_unit", "achieved_bdp", 32),
-            (Send, "sack_sender", "snd_una", PSN_BITS),
-            (Send, "sack_sender", "snd_nxt", PSN_BITS),
-            (Send, "sack_sender", "acked", w),
-            (Send, "sack_sender", "lost", w),
-            (Send, "sack_sender", "bytes_sent", BYTES_BITS),
-            (Send, "sack_sender", "bytes_recvd", BYTES_BITS),
-            (Send, "sack_sender", "bytes_claimed", BYTES_BITS),
-            (Send, "sack_sender", "highest_acked_valid", 1),
-            (Send, "sack_sender", "highest_acked", PSN_BITS),
-            (Send, "sack_sender", "recovery_valid", 1),
-            (Send, "sack_sender", "recovery_hi", PSN_BITS),
-            (Send, "sack_sender", "probe_ts", TIME_BITS),
-            (Send, "sack_sender", "rto_ts", TIME_BITS),
-            (Send, "sack_sender", "ack_since_probe", 1),
-            (Receive, "sack_receiver", "epsn", PSN_BITS),
-            (Receive, "sack_receiver", "bitmap", w),
-            (Receive, "sack_receiver", "bytes_recvd", BYTES_BITS),
+            (Send, "nic_sender", "record", "snd_nxt", PSN_BITS),
+            (Send, "nic_sender", "record", "bytes_sent", BYTES_BITS),
+            (Send, "nic_sender", "record", "bytes_recvd", BYTES_BITS),
+            (Send, "nic_sender", "record", "flight", BYTES_BITS),
+            (Send, "nic_sender", "record", "probe_ts", TIME_BITS),
+            (Send, "nic_sender", "record", "rto_ts", TIME_BITS),
+            (Send, "nic_sender", "record", "backlog", BYTES_BITS),
+            (Send, "nic_sender", "record", "ack_since_probe", 1),
+            (Send, "nic_sender", "record", "h_valid", 1),
+            (Send, "nic_sender", "record", "recovery", 1),
+            (Send, "nic_sender", "record", "short_valid", 1),
+            (Send, "nic_sender", "record", "acked", w),
+            (Send, "nic_sender", "record", "out", wb + 1),
+            (Send, "nic_sender", "record", "rtx_back", wb + 1),
+            (Send, "nic_sender", "record", "h_back", wb),
+            (Send, "nic_sender", "record", "hi_back", wb),
+            (Send, "nic_sender", "record", "short_back", wb),
+            (Send, "nic_sender", "record", "short_len", 16),
+            (Send, "nic_entropy", "record", "bitmap", paths),
+            (Send, "nic_entropy", "record", "le", paths),
+            (Send, "nic_entropy", "record", "next_path_valid", 1),
+            (Send, "nic_entropy", "record", "next_path", pb),
+            (Send, "nic_entropy", "record", "last_reset_ts", TIME_BITS),
+            (Send, "nic_cwnd", "g1", "base_rtt", 32),
+            (Send, "nic_cwnd", "g1", "base_rtt_target", 32),
+            (Send, "nic_cwnd", "g2a", "bdp_clear_ts", TIME_BITS),
+            (Send, "nic_cwnd", "g2a", "fairness_ts", TIME_BITS),
+            (Send, "nic_cwnd", "g2b", "avg_delay", 32),
+            (Send, "nic_cwnd", "g2b", "rx_count", 32),
+            (Send, "nic_cwnd", "g2b", "achieved_bdp", 32),
+            (Send, "nic_cwnd", "g4", "last_decrease_ts", TIME_BITS),
+            (Send, "nic_cwnd", "window_a", "cwnd", 32),
+            (Send, "nic_cwnd", "window_b", "cwnd_copy", 32),
+            (Send, "nic_tx", "view", "cwnd_bytes", 32),
+            (Send, "nic_tx", "view", "bdp_zero", 1),
+            (Receive, "nic_rx", "record", "epsn", PSN_BITS),
+            (Receive, "nic_rx", "record", "bitmap", w),
+            (Receive, "nic_rx", "record", "bytes_recvd", BYTES_BITS),
             // The out-of-order base: (new PSNs + the opening EPSN) mod rx_window; the count of
             // PSNs held beyond EPSN (at most rx_window - 1) is it less EPSN, mod rx_window.
-            (Receive, "sack_receiver", "ooo_base", self.rx_window_bits()),
-            (Receive, "sack_receiver", "lowest_valid", 1),
-            (Receive, "sack_receiver", "lowest", PSN_BITS),
-            (Receive, "sack_receiver", "coalesce", 32),
+            (Receive, "nic_rx", "record", "ooo_base", wb),
+            (Receive, "nic_rx", "record", "lowest_valid", 1),
+            (Receive, "nic_rx", "record", "lowest", PSN_BITS),
+            (Receive, "nic_rx", "record", "coalesce", 32),
         ]
         .into_iter()
-        .map(|(side, block, name, bits)| ContextField {
+        .map(|(side, block, ram, name, bits)| ContextField {
             side,
             block,
+            ram,
             name,
             bits,
         })
@@ -217,12 +271,14 @@ mod tests {
     fn the_default_context_fits_the_ecp5_85_budget_and_per_psn_lengths_would_not() {
         let l = Config::default().nic_context();
         assert_eq!(l.connections, 1024);
-        // Both sides' records are read and written whole, one RAM each.
-        let send = l.bits(Side::Send);
-        let recv = l.bits(Side::Receive);
-        assert_eq!(l.total_bits(), send + recv);
-        assert_eq!(l.ebr(Side::Send), send.div_ceil(18));
-        assert_eq!(l.ebr(Side::Receive), recv.div_ceil(18));
+        // Each RAM on its own blocks, 18 bits wide at 1024 rows.
+        let rams = l.rams();
+        assert_eq!(rams.len(), 10);
+        let widths: Vec<u32> = rams.iter().map(|r| r.bits).collect();
+        assert_eq!(widths, [534, 553, 64, 64, 96, 32, 32, 32, 33, 377]);
+        let ebr: u32 = widths.iter().map(|b| b.div_ceil(18)).sum();
+        assert_eq!(l.total_ebr(), ebr);
+        assert_eq!(l.ebr(Side::Receive), 377_u32.div_ceil(18));
         assert!(l.fits_ecp5_85(), "{} EBR", l.total_ebr());
         assert!(l.ebr_with_per_psn_lengths() > ECP5_85_EBR);
         // 2048 connections would not fit the budget: 1024 is the largest power of two that does.
@@ -238,17 +294,15 @@ mod tests {
         c.sack.rx_window *= 2;
         c.entropy_bitmap.max_paths *= 2;
         let l = c.nic_context();
-        // Two window bitmaps on the send side and one on the receive side, and the bitmap of
-        // entropies plus one bit in each of its two pointers.
-        assert_eq!(
-            l.bits(Side::Send),
-            base.bits(Side::Send) + 2 * 256 + 256 + 2
-        );
+        // The senders' acknowledged bits and one more bit in each of their five offsets; the
+        // entropy bitmaps' two masks and one more bit of their next path.
+        assert_eq!(l.ram_bits("nic_sender", "record"), 534 + 256 + 5);
+        assert_eq!(l.ram_bits("nic_entropy", "record"), 553 + 2 * 256 + 1);
         // The receive bitmap, and one more bit of ooo_base.
         assert_eq!(l.bits(Side::Receive), base.bits(Side::Receive) + 256 + 1);
         assert_eq!(l.per_psn_length_bits, 2 * base.per_psn_length_bits);
-        // Field names are unique on each side.
-        let mut names: Vec<_> = l.fields.iter().map(|f| (f.side.name(), f.name)).collect();
+        // Field names are unique in each RAM.
+        let mut names: Vec<_> = l.fields.iter().map(|f| (f.block, f.ram, f.name)).collect();
         names.sort();
         names.dedup();
         assert_eq!(names.len(), l.fields.len());
@@ -258,7 +312,7 @@ mod tests {
     fn the_block_doc_names_every_field() {
         let doc = include_str!("../../docs/blocks/strack_nic.md");
         for f in Config::default().nic_context().fields {
-            let row = format!("| {} | {} |", f.side.name(), f.block);
+            let row = format!("| {} | {} | {} |", f.side.name(), f.block, f.ram);
             let named = doc
                 .lines()
                 .any(|l| l.starts_with(&row) && l.contains(&format!("`{}`", f.name)));

@@ -64,8 +64,8 @@ pub fn design_names() -> impl Iterator<Item = &'static str> {
 
 /// Designs generated only to check a shared part (not cores a user deploys): the NIC's context
 /// shell around a check function (`context_pipe::ContextPipeCheck`) at `nic.connections` ids,
-/// with a 32-bit record (`context_pipe`, co-simulated) and with the default send record's
-/// width (`context_pipe_wide`, for `make synth`).
+/// with a 32-bit record (`context_pipe`, co-simulated) and with a record wider than any of the
+/// NIC's (`context_pipe_wide`, 1403 bits, for `make synth`).
 pub const CHECK_DESIGNS: &[&str] = &["context_pipe", "context_pipe_wide"];
 
 /// A deliberate defect, for the co-simulation's self-test only (proves a broken RTL fails).
@@ -638,8 +638,8 @@ macro_rules! load_table_dispatch {
     };
 }
 
-/// The context shell's check designs: a 32-bit record (`context_pipe`) or the default send
-/// record's width (`context_pipe_wide`).
+/// The context shell's check designs: a 32-bit record (`context_pipe`) or one wider than any of
+/// the NIC's records (`context_pipe_wide`).
 fn context_pipe_block(name: &str, cfg: &Config, opts: &Options) -> Block {
     use context_pipe::{ContextPipeCheck as C, WIDE_RECORD_BITS};
     let no_forward = match opts.fault {

@@ -651,6 +651,33 @@ mod tests {
         assert_eq!(u64::from(WORK_WRITE), NIC_TX_WORK_WRITE);
     }
 
+    /// The records of the send side's blocks are the widths `strack_config::context` plans
+    /// (`strackgen config show`, `docs/blocks/strack_nic.md`).
+    #[test]
+    fn the_records_are_the_context_layouts() {
+        for cfg in [Config::default(), {
+            let mut c = Config::default();
+            c.sack.rx_window = 32;
+            c.entropy_bitmap.max_paths = 16;
+            c
+        }] {
+            let l = cfg.nic_context();
+            let (w, n) = (
+                cfg.sack.rx_window as usize,
+                cfg.entropy_bitmap.max_paths as usize,
+            );
+            assert_eq!(
+                l.ram_bits("nic_sender", "record") as usize,
+                nic_sender::record_bits(w)
+            );
+            assert_eq!(
+                l.ram_bits("nic_entropy", "record") as usize,
+                nic_entropy::record_bits(n)
+            );
+            assert_eq!(l.ram_bits("nic_tx", "view"), 33);
+        }
+    }
+
     #[test]
     fn gate_lint_icarus_yosys() {
         let b = generate("nic_tx", &Config::default(), &Options::default()).unwrap();
