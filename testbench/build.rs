@@ -580,13 +580,6 @@ const DESIGNS: &[Design] = &[
         fault: Some(Fault::ContextPipeNoForward(1)),
         initial_psn: SACK_INITIAL_PSN,
     },
-    Design {
-        name: "nic_tx_cwnd_no_forward_2",
-        block: "nic_tx",
-        config: nic_sender_small_config,
-        fault: Some(Fault::NicCwndNoForward(2)),
-        initial_psn: SACK_INITIAL_PSN,
-    },
 ];
 
 const VL_INCLUDE: &str = "/usr/share/verilator/include";
