@@ -45,12 +45,29 @@ pub struct Netlist {
     outputs: Vec<(String, String)>,
 }
 
-fn range(w: u32) -> String {
+/// A declaration's range: `[w-1:0] `, or nothing for one bit.
+pub(crate) fn range(w: u32) -> String {
     if w > 1 {
         format!("[{}:0] ", w - 1)
     } else {
         String::new()
     }
+}
+
+/// `module name(` with one `input wire` / `output wire` line per port, and `);`.
+pub(crate) fn module_header(name: &str, ports: &[Port]) -> String {
+    let decls: Vec<String> = ports
+        .iter()
+        .map(|p| {
+            let d = if p.dir == Dir::Input {
+                "input"
+            } else {
+                "output"
+            };
+            format!("    {d} wire {}{}", range(p.width), p.name)
+        })
+        .collect();
+    format!("module {name}(\n{}\n);\n\n", decls.join(",\n"))
 }
 
 impl Netlist {
@@ -71,14 +88,6 @@ impl Netlist {
         HdlError::Config {
             block: self.top.clone(),
             message,
-        }
-    }
-
-    /// The top's clock (every instance's `clock` is wired to it).
-    pub fn clock(&self) -> Net {
-        Net {
-            name: "clock".into(),
-            width: 1,
         }
     }
 
@@ -158,15 +167,18 @@ impl Netlist {
         self.bind(i, port, net.width, net.name.clone())
     }
 
-    /// Tie input `port` of instance `i` to a constant.
-    pub fn tie(&mut self, i: Inst, port: &str, value: u64) -> Result<(), HdlError> {
-        let w = self.port(i, port, Dir::Input)?.width;
-        if w < 64 && value >> w != 0 {
-            return Err(self.err(format!(
-                "constant {value} does not fit input `{port}` ({w} bits)"
-            )));
+    /// A new input port of the top named and sized as input `port` of the first of `to`,
+    /// driving that port of each of them.
+    pub fn expose(&mut self, port: &str, to: &[Inst]) -> Result<Net, HdlError> {
+        let first = *to
+            .first()
+            .ok_or_else(|| self.err(format!("input `{port}` exposed to no instance")))?;
+        let width = self.port(first, port, Dir::Input)?.width;
+        let net = self.input(port, width)?;
+        for &i in to {
+            self.drive(i, port, &net)?;
         }
-        self.bind(i, port, w, format!("{w}'d{value}"))
+        Ok(net)
     }
 
     /// The net output `port` of instance `i` drives.
@@ -205,21 +217,7 @@ impl Netlist {
         for line in comment.lines() {
             v.push_str(&format!("// {line}\n"));
         }
-        v.push_str(&format!("module {top}(\n"));
-        let decls: Vec<String> = self
-            .ports
-            .iter()
-            .map(|p| {
-                let d = if p.dir == Dir::Input {
-                    "input"
-                } else {
-                    "output"
-                };
-                format!("    {d} wire {}{}", range(p.width), p.name)
-            })
-            .collect();
-        v.push_str(&decls.join(",\n"));
-        v.push_str("\n);\n\n");
+        v.push_str(&module_header(top, &self.ports));
         let mut unused = Vec::new();
         for i in &self.instances {
             for p in i.block.ports.iter().filter(|p| p.dir == Dir::Output) {
@@ -328,11 +326,8 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("no port `s_w`"));
-        assert!(n
-            .tie(i, "s_y", 4)
-            .unwrap_err()
-            .to_string()
-            .contains("does not fit"));
+        let e = n.expose("m_z", &[i]).unwrap_err().to_string();
+        assert!(e.contains("is an Output, used as an Input"), "{e}");
         n.drive(i, "s_x", &x).unwrap();
         assert!(n
             .drive(i, "s_x", &x)
@@ -357,19 +352,20 @@ mod tests {
             ],
         );
         let mut n = Netlist::new("t");
-        let x = n.input("x", 8).unwrap();
         let i = n.instance(&b, "u");
-        n.drive(i, "s_x", &x).unwrap();
+        let x = n.expose("s_x", &[i]).unwrap();
+        assert_eq!(x.width(), 8);
         let z = n.output_of(i, "m_z").unwrap();
         n.output("z", &z).unwrap();
         let t = n.finish("a test", 3).unwrap();
+        assert!(t.verilog.contains("    input wire [7:0] s_x,\n"));
         assert!(t
             .verilog
-            .contains("    t__b u(\n        .clock(clock),\n        .s_x(x),\n"));
+            .contains("    t__b u(\n        .clock(clock),\n        .s_x(s_x),\n"));
         assert!(t.verilog.contains("wire unused_outputs = &{1'b0, u_m_w};"));
         assert!(t.verilog.contains("assign z = u_m_z;"));
         assert!(t.verilog.contains("module t__b();"));
         let names: Vec<&str> = t.ports.iter().map(|p| p.name.as_str()).collect();
-        assert_eq!(names, ["clock", "x", "z"]);
+        assert_eq!(names, ["clock", "s_x", "z"]);
     }
 }

@@ -39,13 +39,6 @@ pub const VIEW_LAG: u32 = SENDER_AT + nic_cwnd::LATENCY + 1;
 // The lines below are laid out for these latencies.
 const _: () = assert!(SENDER_AT == 4 && nic_entropy::LATENCY == 8 && nic_cwnd::LATENCY == 19);
 
-/// `s_kind` / `m_source` codes: the sender's event kinds.
-pub const SRC_TIMER: u64 = 0;
-pub const SRC_OPEN: u64 = 1;
-pub const SRC_SACK: u64 = 2;
-pub const SRC_TRANSMIT: u64 = 3;
-pub const SRC_DOORBELL: u64 = 4;
-
 /// See the module documentation.
 #[derive(LogicBlock)]
 pub struct NicTxGlue {
@@ -77,8 +70,8 @@ pub struct NicTxGlue {
     pub s_doorbell_ready: Signal<Out, Bit>,
 
     /// The transmit scheduler's candidate, and what the glue tells it.
-    pub sched_cand_valid: Signal<In, Bit>,
-    pub sched_cand_id: Signal<In, Bits<16>>,
+    pub sched_m_cand_valid: Signal<In, Bit>,
+    pub sched_m_cand_id: Signal<In, Bits<16>>,
     pub sched_take: Signal<Out, Bit>,
     pub sched_set_valid: Signal<Out, Bit>,
     pub sched_set_id: Signal<Out, Bits<16>>,
@@ -142,7 +135,8 @@ pub struct NicTxGlue {
     /// Its connection was out of range (every other field but `m_conn` and `m_source` 0).
     pub m_bad: Signal<Out, Bit>,
     pub m_conn: Signal<Out, Bits<16>>,
-    /// Which input it came from (`SRC_*`).
+    /// Which input it came from: the sender's event kind (`nic_sender::KIND_*`: 0 timer, 1 open,
+    /// 2 SACK, 3 transmit, 4 doorbell).
     pub m_source: Signal<Out, Bits<3>>,
     pub m_opened: Signal<Out, Bit>,
     pub m_open_refused: Signal<Out, Bit>,
@@ -167,11 +161,12 @@ pub struct NicTxGlue {
     /// The sweep is over: events are taken.
     pub status_ready: Signal<Out, Bit>,
 
-    cfg_scan_mask: Constant<Bits<16>>,
+    /// `connections - 1`: the last id (the sweep's end) and the scan's wrap mask.
     cfg_last: Constant<Bits<16>>,
     cfg_fresh_cwnd: Constant<Bits<32>>,
     cfg_mtu_log2: Constant<Bits<32>>,
-    cfg_rtt_max: Constant<Bits<32>>,
+    /// `2^24 - 1`: the cwnd unit's largest RTT and acknowledged bytes.
+    cfg_max24: Constant<Bits<32>>,
 
     view: ContextRam<33>,
 
@@ -254,8 +249,8 @@ impl NicTxGlue {
             s_txop_ready: Default::default(),
             s_sack_ready: Default::default(),
             s_doorbell_ready: Default::default(),
-            sched_cand_valid: Default::default(),
-            sched_cand_id: Default::default(),
+            sched_m_cand_valid: Default::default(),
+            sched_m_cand_id: Default::default(),
             sched_take: Default::default(),
             sched_set_valid: Default::default(),
             sched_set_id: Default::default(),
@@ -328,11 +323,10 @@ impl NicTxGlue {
             m_loss_kind: Default::default(),
             m_work: Default::default(),
             status_ready: Default::default(),
-            cfg_scan_mask: Constant::new(bits::<16>(u64::from(conns - 1) & 0xFFFF)),
             cfg_last: Constant::new(bits::<16>(u64::from(conns - 1) & 0xFFFF)),
             cfg_fresh_cwnd: Constant::new(bits::<32>(u64::from(fresh_cwnd))),
             cfg_mtu_log2: Constant::new(bits::<32>(u64::from(mtu_log2))),
-            cfg_rtt_max: Constant::new(bits::<32>((1 << 24) - 1)),
+            cfg_max24: Constant::new(bits::<32>((1 << 24) - 1)),
             view: ContextRam::new(conns as usize),
             ready: Default::default(),
             free: Default::default(),
@@ -386,22 +380,22 @@ impl Logic for NicTxGlue {
         self.view.clock.next = self.clock.val();
 
         // ---- T0: which input is served (the model's `NicTx::handshakes`).
-        self.ready.next =
-            self.snd_status_ready.val() & self.eb_status_ready.val() & !self.s_reset.val();
+        self.status_ready.next = self.snd_status_ready.val() & self.eb_status_ready.val();
+        self.ready.next = self.status_ready.val() & !self.s_reset.val();
         self.free.next = self.ready.val() & (self.phase.q.val() != 3_usize.to_bits::<2>());
         self.contended.next =
-            self.s_txop_valid.val() & self.sched_cand_valid.val() & self.s_doorbell_valid.val();
+            self.s_txop_valid.val() & self.sched_m_cand_valid.val() & self.s_doorbell_valid.val();
         self.s_open_ready.next = self.free.val();
         self.s_sack_ready.next = self.free.val() & !self.s_open_valid.val();
         self.s_txop_ready.next = self.free.val()
             & !self.s_open_valid.val()
             & !self.s_sack_valid.val()
-            & self.sched_cand_valid.val()
+            & self.sched_m_cand_valid.val()
             & !(self.contended.val() & self.door_turn.q.val());
         self.s_doorbell_ready.next = self.free.val()
             & !self.s_open_valid.val()
             & !self.s_sack_valid.val()
-            & (!(self.s_txop_valid.val() & self.sched_cand_valid.val()) | self.door_turn.q.val());
+            & (!(self.s_txop_valid.val() & self.sched_m_cand_valid.val()) | self.door_turn.q.val());
         self.take_open.next = self.s_open_ready.val() & self.s_open_valid.val();
         self.take_sack.next = self.s_sack_ready.val() & self.s_sack_valid.val();
         self.take_tx.next = self.s_txop_ready.val() & self.s_txop_valid.val();
@@ -416,7 +410,7 @@ impl Logic for NicTxGlue {
             self.conn.next = self.s_sack_conn.val();
             self.kind.next = 2_usize.to_bits::<3>();
         } else if self.take_tx.val() {
-            self.conn.next = self.sched_cand_id.val();
+            self.conn.next = self.sched_m_cand_id.val();
             self.kind.next = 3_usize.to_bits::<3>();
         } else if self.take_door.val() {
             self.conn.next = self.s_doorbell_conn.val();
@@ -434,8 +428,7 @@ impl Logic for NicTxGlue {
             & !(self.take_open.val() | self.take_sack.val())
             & !(self.take_tx.val() | self.take_door.val())
         {
-            self.scan.d.next =
-                (self.scan.q.val() + 1_usize.to_bits::<16>()) & self.cfg_scan_mask.val();
+            self.scan.d.next = (self.scan.q.val() + 1_usize.to_bits::<16>()) & self.cfg_last.val();
         }
         if (self.take_tx.val() | self.take_door.val()) & self.contended.val() {
             self.door_turn.d.next = !self.door_turn.q.val();
@@ -444,8 +437,8 @@ impl Logic for NicTxGlue {
         // The cwnd unit's amounts: the RTT saturated (never malformed, as the model clamps),
         // the ACK's entropy saturated to 16 bits (any value past the paths is ignored alike).
         self.rtt.next = self.s_now.val() - self.s_sack_ts.val();
-        if self.rtt.val() > self.cfg_rtt_max.val() {
-            self.rtt.next = self.cfg_rtt_max.val();
+        if self.rtt.val() > self.cfg_max24.val() {
+            self.rtt.next = self.cfg_max24.val();
         }
         self.ent.next = self.s_sack_entropy.val().get_bits::<16>(0);
         if self.s_sack_entropy.val().get_bits::<16>(16).any() {
@@ -484,8 +477,8 @@ impl Logic for NicTxGlue {
         self.cw_rtt.next = bit_cast::<32, 24>(self.a4.val().get_bits::<24>(36));
         self.cw_ecn.next = self.a4.val().get_bit(61);
         self.cw_acked_bytes.next = self.snd_m_acked_bytes.val();
-        if self.snd_m_acked_bytes.val() > self.cfg_rtt_max.val() {
-            self.cw_acked_bytes.next = self.cfg_rtt_max.val();
+        if self.snd_m_acked_bytes.val() > self.cfg_max24.val() {
+            self.cw_acked_bytes.next = self.cfg_max24.val();
         }
         self.cw_is_probe_ack.next = self.a4.val().get_bit(60);
         // The entropy bitmap: every event of a connection but a refused open.
@@ -586,7 +579,8 @@ impl Logic for NicTxGlue {
             }
         }
 
-        // ---- The sweep: every view fresh, every cwnd unit opened (its result not written).
+        // ---- The sweep: every view fresh, every cwnd unit opened (its result not written: no
+        // event is live while the sweep runs, so `cw_live` is low).
         self.sweeping.next = self.s_reset.val() | !self.swept.q.val();
         self.sweep_at.next = self.sweep_id.q.val();
         if self.s_reset.val() {
@@ -598,9 +592,7 @@ impl Logic for NicTxGlue {
             self.cw_valid.next = true;
             self.cw_open.next = true;
             self.cw_conn.next = self.sweep_at.val();
-            self.cw_live.next = false;
         }
-        self.status_ready.next = self.snd_status_ready.val() & self.eb_status_ready.val();
 
         // ---- T23: the cwnd unit's window into the write register; T24: the view RAM.
         self.w_next.next = bit_cast::<33, 32>(self.cw_m_cwnd_bytes.val());
@@ -628,8 +620,7 @@ impl Logic for NicTxGlue {
             self.phase.d.next = 0_usize.to_bits::<2>();
             self.scan.d.next = 0_usize.to_bits::<16>();
             self.door_turn.d.next = false;
-            self.swept.d.next = false;
-            self.sweep_id.d.next = 1_usize.to_bits::<16>();
+            // (`swept` and `sweep_id` restart above: a reset is a sweep's first cycle.)
             self.a_line.d.next = 0_usize.to_bits::<312>();
             self.r_line.d.next = 0_usize.to_bits::<1048>();
             self.h_line.d.next = 0_usize.to_bits::<54>();

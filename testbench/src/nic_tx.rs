@@ -11,7 +11,7 @@
 //! the timeout, and resets (in traffic and during a sweep). An offer not taken is held, as a
 //! valid/ready source does, until it is.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 
 use golden_model::nic_sender::View;
 use golden_model::nic_tx::{Done, In, Kind, NicTx, Source};
@@ -21,7 +21,10 @@ use golden_model::sack_sender::{SackVerdict, TxKind};
 use proptest::prelude::*;
 use strack_config::Config;
 
-use crate::nic_sender::{forge, loss_kind_code, tx_kind_code, Forge, SackKind};
+use crate::nic_sender::{
+    forge, loss_kind_code, tx_kind_code, Forge, SackKind, KIND_DOORBELL, KIND_OPEN, KIND_SACK,
+    KIND_TIMER, KIND_TRANSMIT,
+};
 use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
 /// Cycles from an event taken to its result on `m_*`.
@@ -140,7 +143,7 @@ pub struct Block {
     /// The last cycle with `s_reset` high (results of events taken before it are dropped).
     last_reset: Option<u64>,
     /// Offers not yet taken, driven again.
-    held: RefCell<Offers>,
+    held: Offers,
     /// This cycle's model input (for the handshakes, which `expected` shows before `fire`).
     now_in: RefCell<In>,
     /// Per connection: the cycle of its last event, of its last accepted SACK, of its last
@@ -150,7 +153,8 @@ pub struct Block {
     last_open: Vec<Option<u64>>,
     last_door: Vec<Option<u64>>,
     last_source: Vec<Option<Source>>,
-    was_ready: Cell<bool>,
+    /// The cycle of the last event taken (a reset drops the results in flight).
+    last_taken: Option<u64>,
     mtu: u32,
 }
 
@@ -165,14 +169,14 @@ impl Block {
             model: NicTx::with_initial_bytes(cfg, initial_psn, initial_bytes),
             cycle: 0,
             last_reset: None,
-            held: RefCell::new(Offers::default()),
+            held: Offers::default(),
             now_in: RefCell::new(In::default()),
             last: vec![None; n],
             last_sack: vec![None; n],
             last_open: vec![None; n],
             last_door: vec![None; n],
             last_source: vec![None; n],
-            was_ready: Cell::new(false),
+            last_taken: None,
             mtu: cfg.network.mtu_bytes,
         }
     }
@@ -221,7 +225,7 @@ impl CosimBlock for Block {
 
     fn resolve(&self, _now: u32, c: &Cycle) -> Cycle {
         let mut c = c.clone();
-        let held = self.held.borrow();
+        let held = &self.held;
         let mut o = Offers {
             open: held.open.or(c.open),
             txop: held.txop || c.txop,
@@ -257,7 +261,6 @@ impl CosimBlock for Block {
                 o.doorbell = Some((k, n));
             }
         }
-        drop(held);
         *self.now_in.borrow_mut() = o.to_model(c.reset, c.now);
         c.offers = o;
         c
@@ -307,11 +310,11 @@ impl CosimBlock for Block {
             _ => None,
         };
         let source = d.map_or(0, |d| match d.source {
-            Source::Timer => 0,
-            Source::Open => 1,
-            Source::Sack => 2,
-            Source::Transmit => 3,
-            Source::Doorbell => 4,
+            Source::Timer => KIND_TIMER,
+            Source::Open => KIND_OPEN,
+            Source::Sack => KIND_SACK,
+            Source::Transmit => KIND_TRANSMIT,
+            Source::Doorbell => KIND_DOORBELL,
         });
         vec![
             ("s_open_ready", b(hs.open_ready)),
@@ -359,7 +362,7 @@ impl CosimBlock for Block {
         self.cycle += 1;
         let ready = self.model.ready();
         let i = self.now_in.borrow().clone();
-        let (hs, _) = self.model.handshakes(&i);
+        let (hs, taken) = self.model.handshakes(&i);
         let o = &c.offers;
         let any_offer = o.open.is_some() || o.txop || o.sack.is_some() || o.doorbell.is_some();
         if any_offer && !ready && !c.reset {
@@ -367,7 +370,10 @@ impl CosimBlock for Block {
         }
         if c.reset {
             cov.hit(if ready { "reset" } else { "reset_during_sweep" });
-            if self.model.ready() && self.last_reset.is_none_or(|r| r + LATENCY as u64 <= t) {
+            let in_flight = self
+                .last_taken
+                .is_some_and(|x| x + LATENCY as u64 > t && self.last_reset.is_none_or(|r| r < x));
+            if in_flight {
                 cov.hit("result_dropped_by_reset");
             }
         }
@@ -382,10 +388,7 @@ impl CosimBlock for Block {
             && i.doorbell.is_some()
             && hs.sack_ready
             && i.sack.is_none();
-        let before = {
-            let (_, taken) = self.model.handshakes(&i);
-            taken.and_then(|(k, _)| self.model.conn(k).cloned())
-        };
+        let before = taken.and_then(|(k, _)| self.model.conn(k).cloned());
         let out = self.model.step(&i);
         if contended {
             cov.hit(if out.doorbell_ready {
@@ -395,24 +398,13 @@ impl CosimBlock for Block {
             });
         }
         // The held offers: those not taken (a reset drops them all: the source starts over).
-        {
-            let mut h = self.held.borrow_mut();
-            *h = Offers::default();
-            if !c.reset {
-                if !out.open_ready {
-                    h.open = o.open;
-                }
-                if !out.txop_ready {
-                    h.txop = o.txop;
-                }
-                if !out.sack_ready {
-                    h.sack = o.sack.clone();
-                }
-                if !out.doorbell_ready {
-                    h.doorbell = o.doorbell;
-                }
-            }
-        }
+        let keep = |ready: bool| !c.reset && !ready;
+        self.held = Offers {
+            open: o.open.filter(|_| keep(out.open_ready)),
+            txop: o.txop && keep(out.txop_ready),
+            sack: o.sack.clone().filter(|_| keep(out.sack_ready)),
+            doorbell: o.doorbell.filter(|_| keep(out.doorbell_ready)),
+        };
         if c.reset {
             self.last_reset = Some(t);
             self.last.iter_mut().for_each(|x| *x = None);
@@ -435,23 +427,12 @@ impl CosimBlock for Block {
                 let k = d.conn as usize;
                 if let Some(p) = self.last[k] {
                     let dist = t - p;
-                    const D: [&str; 12] = [
-                        "same_conn_distance_1",
-                        "same_conn_distance_2",
-                        "same_conn_distance_3",
-                        "same_conn_distance_4",
-                        "same_conn_distance_5",
-                        "same_conn_distance_6",
-                        "same_conn_distance_7",
-                        "same_conn_distance_8",
-                        "same_conn_distance_9",
-                        "same_conn_distance_10",
-                        "same_conn_distance_11",
-                        "same_conn_distance_12",
-                    ];
+                    let name = format!("same_conn_distance_{dist}");
                     cov.hit(
-                        D.get(dist as usize - 1)
+                        COVERAGE_POINTS
+                            .iter()
                             .copied()
+                            .find(|p| *p == name)
                             .unwrap_or("same_conn_distance_13_or_more"),
                     );
                     if dist == 1 && self.last_source[k] == Some(Source::Sack) {
@@ -527,7 +508,9 @@ impl CosimBlock for Block {
                 }
             }
         }
-        self.was_ready.set(ready);
+        if out.done.is_some() {
+            self.last_taken = Some(t);
+        }
         Regs {
             taken: t,
             done: out.done,
