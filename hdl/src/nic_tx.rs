@@ -160,6 +160,19 @@ pub struct NicTxGlue {
     pub m_work: Signal<Out, Bit>,
     /// The sweep is over: events are taken.
     pub status_ready: Signal<Out, Bit>,
+    /// Counters (wrapping, cleared by `s_reset`) of the results on `m_*`, each counted on the
+    /// cycle it shows there: packets sent by kind, malformed SACKs, losses by detector, refused
+    /// opens and doorbells, ids out of range.
+    pub status_tx_new: Signal<Out, Bits<32>>,
+    pub status_tx_retransmit: Signal<Out, Bits<32>>,
+    pub status_tx_probe: Signal<Out, Bits<32>>,
+    pub status_sack_malformed: Signal<Out, Bits<32>>,
+    pub status_loss_ooo: Signal<Out, Bits<32>>,
+    pub status_loss_probe: Signal<Out, Bits<32>>,
+    pub status_loss_timeout: Signal<Out, Bits<32>>,
+    pub status_open_refused: Signal<Out, Bits<32>>,
+    pub status_doorbell_refused: Signal<Out, Bits<32>>,
+    pub status_bad_conn: Signal<Out, Bits<32>>,
 
     /// `connections - 1`: the last id (the sweep's end) and the scan's wrap mask.
     cfg_last: Constant<Bits<16>>,
@@ -218,6 +231,20 @@ pub struct NicTxGlue {
     cw_live: Signal<Local, Bit>,
     // T12.
     r12: Signal<Local, Bits<131>>,
+    /// Of the result a cycle before T12 (what `m_*` shows next, unless a reset drops it): the
+    /// packet's and the loss's kinds.
+    k_tx: Signal<Local, Bits<2>>,
+    k_loss: Signal<Local, Bits<2>>,
+    cnt_tx_new: DFF<Bits<32>>,
+    cnt_tx_retransmit: DFF<Bits<32>>,
+    cnt_tx_probe: DFF<Bits<32>>,
+    cnt_sack_malformed: DFF<Bits<32>>,
+    cnt_loss_ooo: DFF<Bits<32>>,
+    cnt_loss_probe: DFF<Bits<32>>,
+    cnt_loss_timeout: DFF<Bits<32>>,
+    cnt_open_refused: DFF<Bits<32>>,
+    cnt_doorbell_refused: DFF<Bits<32>>,
+    cnt_bad_conn: DFF<Bits<32>>,
     // T23 -> T24: the view write.
     w_next: Signal<Local, Bits<33>>,
     w_valid: DFF<Bit>,
@@ -323,6 +350,16 @@ impl NicTxGlue {
             m_loss_kind: Default::default(),
             m_work: Default::default(),
             status_ready: Default::default(),
+            status_tx_new: Default::default(),
+            status_tx_retransmit: Default::default(),
+            status_tx_probe: Default::default(),
+            status_sack_malformed: Default::default(),
+            status_loss_ooo: Default::default(),
+            status_loss_probe: Default::default(),
+            status_loss_timeout: Default::default(),
+            status_open_refused: Default::default(),
+            status_doorbell_refused: Default::default(),
+            status_bad_conn: Default::default(),
             cfg_last: Constant::new(bits::<16>(u64::from(conns - 1) & 0xFFFF)),
             cfg_fresh_cwnd: Constant::new(bits::<32>(u64::from(fresh_cwnd))),
             cfg_mtu_log2: Constant::new(bits::<32>(u64::from(mtu_log2))),
@@ -362,6 +399,18 @@ impl NicTxGlue {
             cw_line: Default::default(),
             cw_live: Default::default(),
             r12: Default::default(),
+            k_tx: Default::default(),
+            k_loss: Default::default(),
+            cnt_tx_new: Default::default(),
+            cnt_tx_retransmit: Default::default(),
+            cnt_tx_probe: Default::default(),
+            cnt_sack_malformed: Default::default(),
+            cnt_loss_ooo: Default::default(),
+            cnt_loss_probe: Default::default(),
+            cnt_loss_timeout: Default::default(),
+            cnt_open_refused: Default::default(),
+            cnt_doorbell_refused: Default::default(),
+            cnt_bad_conn: Default::default(),
             w_next: Default::default(),
             w_valid: Default::default(),
             w_addr: Default::default(),
@@ -374,8 +423,33 @@ impl Logic for NicTxGlue {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, phase, scan, door_turn, swept, sweep_id, fwd_hit, fwd_data, a_line,
-            pk_line, r_line, h_line, cw_line, w_valid, w_addr, w_data
+            self,
+            clock,
+            phase,
+            scan,
+            door_turn,
+            swept,
+            sweep_id,
+            fwd_hit,
+            fwd_data,
+            a_line,
+            pk_line,
+            r_line,
+            h_line,
+            cw_line,
+            w_valid,
+            w_addr,
+            w_data,
+            cnt_tx_new,
+            cnt_tx_retransmit,
+            cnt_tx_probe,
+            cnt_sack_malformed,
+            cnt_loss_ooo,
+            cnt_loss_probe,
+            cnt_loss_timeout,
+            cnt_open_refused,
+            cnt_doorbell_refused,
+            cnt_bad_conn
         );
         self.view.clock.next = self.clock.val();
 
@@ -579,6 +653,67 @@ impl Logic for NicTxGlue {
             }
         }
 
+        // ---- The counters: the result that shows on `m_*` next cycle is counted now, so that a
+        // count and its result show on the same cycle (a reset drops both).
+        // (The result at T11 sits at bit 786 of the line: its field at bit `b` is at `786 + b`.)
+        self.cnt_tx_new.d.next = self.cnt_tx_new.q.val();
+        self.cnt_tx_retransmit.d.next = self.cnt_tx_retransmit.q.val();
+        self.cnt_tx_probe.d.next = self.cnt_tx_probe.q.val();
+        self.cnt_sack_malformed.d.next = self.cnt_sack_malformed.q.val();
+        self.cnt_loss_ooo.d.next = self.cnt_loss_ooo.q.val();
+        self.cnt_loss_probe.d.next = self.cnt_loss_probe.q.val();
+        self.cnt_loss_timeout.d.next = self.cnt_loss_timeout.q.val();
+        self.cnt_open_refused.d.next = self.cnt_open_refused.q.val();
+        self.cnt_doorbell_refused.d.next = self.cnt_doorbell_refused.q.val();
+        self.cnt_bad_conn.d.next = self.cnt_bad_conn.q.val();
+        // (Kinds: `m_tx_kind` 0 new, 1 retransmission, 2 probe; `m_loss_kind` 0 out-of-order
+        // count, 1 probe, 2 timeout.)
+        self.k_tx.next = self.r_line.q.val().get_bits::<2>(878);
+        self.k_loss.next = self.r_line.q.val().get_bits::<2>(882);
+        if self.r_line.q.val().get_bit(813) & (self.k_tx.val() == 0_usize.to_bits::<2>()) {
+            self.cnt_tx_new.d.next = self.cnt_tx_new.q.val() + 1_usize.to_bits::<32>();
+        }
+        if self.r_line.q.val().get_bit(813) & (self.k_tx.val() == 1_usize.to_bits::<2>()) {
+            self.cnt_tx_retransmit.d.next =
+                self.cnt_tx_retransmit.q.val() + 1_usize.to_bits::<32>();
+        }
+        if self.r_line.q.val().get_bit(813) & (self.k_tx.val() == 2_usize.to_bits::<2>()) {
+            self.cnt_tx_probe.d.next = self.cnt_tx_probe.q.val() + 1_usize.to_bits::<32>();
+        }
+        if self.r_line.q.val().get_bit(881) & (self.k_loss.val() == 0_usize.to_bits::<2>()) {
+            self.cnt_loss_ooo.d.next = self.cnt_loss_ooo.q.val() + 1_usize.to_bits::<32>();
+        }
+        if self.r_line.q.val().get_bit(881) & (self.k_loss.val() == 1_usize.to_bits::<2>()) {
+            self.cnt_loss_probe.d.next = self.cnt_loss_probe.q.val() + 1_usize.to_bits::<32>();
+        }
+        if self.r_line.q.val().get_bit(881) & (self.k_loss.val() == 2_usize.to_bits::<2>()) {
+            self.cnt_loss_timeout.d.next = self.cnt_loss_timeout.q.val() + 1_usize.to_bits::<32>();
+        }
+        if self.r_line.q.val().get_bit(810) {
+            self.cnt_sack_malformed.d.next =
+                self.cnt_sack_malformed.q.val() + 1_usize.to_bits::<32>();
+        }
+        if self.r_line.q.val().get_bit(808) {
+            self.cnt_open_refused.d.next = self.cnt_open_refused.q.val() + 1_usize.to_bits::<32>();
+        }
+        if self.r_line.q.val().get_bit(812) {
+            self.cnt_doorbell_refused.d.next =
+                self.cnt_doorbell_refused.q.val() + 1_usize.to_bits::<32>();
+        }
+        if self.r_line.q.val().get_bit(786) & self.r_line.q.val().get_bit(790) {
+            self.cnt_bad_conn.d.next = self.cnt_bad_conn.q.val() + 1_usize.to_bits::<32>();
+        }
+        self.status_tx_new.next = self.cnt_tx_new.q.val();
+        self.status_tx_retransmit.next = self.cnt_tx_retransmit.q.val();
+        self.status_tx_probe.next = self.cnt_tx_probe.q.val();
+        self.status_sack_malformed.next = self.cnt_sack_malformed.q.val();
+        self.status_loss_ooo.next = self.cnt_loss_ooo.q.val();
+        self.status_loss_probe.next = self.cnt_loss_probe.q.val();
+        self.status_loss_timeout.next = self.cnt_loss_timeout.q.val();
+        self.status_open_refused.next = self.cnt_open_refused.q.val();
+        self.status_doorbell_refused.next = self.cnt_doorbell_refused.q.val();
+        self.status_bad_conn.next = self.cnt_bad_conn.q.val();
+
         // ---- The sweep: every view fresh, every cwnd unit opened (its result not written: no
         // event is live while the sweep runs, so `cw_live` is low).
         self.sweeping.next = self.s_reset.val() | !self.swept.q.val();
@@ -625,6 +760,16 @@ impl Logic for NicTxGlue {
             self.r_line.d.next = 0_usize.to_bits::<1048>();
             self.h_line.d.next = 0_usize.to_bits::<54>();
             self.cw_line.d.next = 0_usize.to_bits::<19>();
+            self.cnt_tx_new.d.next = 0_usize.to_bits::<32>();
+            self.cnt_tx_retransmit.d.next = 0_usize.to_bits::<32>();
+            self.cnt_tx_probe.d.next = 0_usize.to_bits::<32>();
+            self.cnt_sack_malformed.d.next = 0_usize.to_bits::<32>();
+            self.cnt_loss_ooo.d.next = 0_usize.to_bits::<32>();
+            self.cnt_loss_probe.d.next = 0_usize.to_bits::<32>();
+            self.cnt_loss_timeout.d.next = 0_usize.to_bits::<32>();
+            self.cnt_open_refused.d.next = 0_usize.to_bits::<32>();
+            self.cnt_doorbell_refused.d.next = 0_usize.to_bits::<32>();
+            self.cnt_bad_conn.d.next = 0_usize.to_bits::<32>();
         }
     }
 }

@@ -12,12 +12,13 @@
 //! valid/ready source does, until it is.
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 
 use golden_model::nic_sender::View;
 use golden_model::nic_tx::{Done, In, Kind, NicTx, Source};
 use golden_model::rng::SplitMix64;
 use golden_model::sack_receiver::Sack;
-use golden_model::sack_sender::{SackVerdict, TxKind};
+use golden_model::sack_sender::{LossKind, SackVerdict, TxKind};
 use proptest::prelude::*;
 use strack_config::Config;
 
@@ -156,6 +157,43 @@ pub struct Block {
     /// The cycle of the last event taken (a reset drops the results in flight).
     last_taken: Option<u64>,
     mtu: u32,
+    /// The results of the last `LATENCY - 1` cycles' events, and the counters of those shown
+    /// (`STATUS_COUNTERS`' order).
+    flight: VecDeque<(u64, Option<Done>)>,
+    counts: [u64; 10],
+}
+
+/// The send side's counters, in `Block::counts`' order.
+pub const STATUS_COUNTERS: [&str; 10] = [
+    "status_tx_new",
+    "status_tx_retransmit",
+    "status_tx_probe",
+    "status_sack_malformed",
+    "status_loss_ooo",
+    "status_loss_probe",
+    "status_loss_timeout",
+    "status_open_refused",
+    "status_doorbell_refused",
+    "status_bad_conn",
+];
+
+/// Which counters a result adds to (`STATUS_COUNTERS`' order).
+fn counted(d: &Done) -> [bool; 10] {
+    let kind = d.effect.as_ref().map(|e| &e.kind);
+    let tx = |k: TxKind| matches!(kind, Some(Kind::Transmit(Some((_, x)))) if *x == k);
+    let loss = |k: LossKind| d.effect.as_ref().and_then(|e| e.loss) == Some(k);
+    [
+        tx(TxKind::New),
+        tx(TxKind::Retransmit),
+        tx(TxKind::Probe),
+        kind == Some(&Kind::Sack(SackVerdict::Malformed)),
+        loss(LossKind::Ooo),
+        loss(LossKind::Probe),
+        loss(LossKind::Timeout),
+        kind == Some(&Kind::OpenRefused),
+        kind == Some(&Kind::Doorbell(false)),
+        d.bad,
+    ]
 }
 
 impl Block {
@@ -178,6 +216,8 @@ impl Block {
             last_source: vec![None; n],
             last_taken: None,
             mtu: cfg.network.mtu_bytes,
+            flight: VecDeque::new(),
+            counts: [0; 10],
         }
     }
 
@@ -316,7 +356,7 @@ impl CosimBlock for Block {
             Source::Transmit => KIND_TRANSMIT,
             Source::Doorbell => KIND_DOORBELL,
         });
-        vec![
+        let mut v = vec![
             ("s_open_ready", b(hs.open_ready)),
             ("s_txop_ready", b(hs.txop_ready)),
             ("s_sack_ready", b(hs.sack_ready)),
@@ -354,7 +394,14 @@ impl CosimBlock for Block {
                 e.and_then(|e| e.loss).map_or(0, loss_kind_code),
             ),
             ("m_work", b(e.is_some_and(|e| e.work))),
-        ]
+        ];
+        v.extend(
+            STATUS_COUNTERS
+                .iter()
+                .zip(self.counts)
+                .map(|(p, n)| (*p, n & 0xFFFF_FFFF)),
+        );
+        v
     }
 
     fn fire(&mut self, _now: u32, c: &Cycle, cov: &mut Coverage) -> Regs {
@@ -493,9 +540,9 @@ impl CosimBlock for Block {
                 }
                 if let Some(l) = e.loss {
                     cov.hit(match l {
-                        golden_model::sack_sender::LossKind::Ooo => "loss_ooo",
-                        golden_model::sack_sender::LossKind::Probe => "loss_probe",
-                        golden_model::sack_sender::LossKind::Timeout => "loss_timeout",
+                        LossKind::Ooo => "loss_ooo",
+                        LossKind::Probe => "loss_probe",
+                        LossKind::Timeout => "loss_timeout",
                     });
                 }
                 if let (Some(b0), Some(a)) = (&before, self.model.conn(d.conn)) {
@@ -510,6 +557,21 @@ impl CosimBlock for Block {
         }
         if out.done.is_some() {
             self.last_taken = Some(t);
+        }
+        // The result that shows on `m_*` next cycle is counted now (the RTL counts it as it
+        // enters its last stage); a reset drops it and clears the counters.
+        self.flight.push_back((t, out.done.clone()));
+        if self.flight.len() >= LATENCY {
+            if let Some((taken, Some(d))) = self.flight.pop_front() {
+                if self.last_reset.is_none_or(|r| r < taken) {
+                    for (n, hit) in self.counts.iter_mut().zip(counted(&d)) {
+                        *n += u64::from(hit);
+                    }
+                }
+            }
+        }
+        if c.reset {
+            self.counts = [0; 10];
         }
         Regs {
             taken: t,
