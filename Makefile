@@ -50,8 +50,11 @@ test: fmt clippy unit
 cosim-long: deps
 	STRACK_COSIM_CYCLES=100000000 $(CARGO) test --release --locked -p testbench -- --nocapture
 
+# BENCH_ARGS: [CYCLES] [DESIGN...], say `make bench BENCH_ARGS="1000000 nic_tx_small"` (then the
+# report is target/bench/cosim-selected.json).
+BENCH_ARGS ?=
 bench: deps
-	$(CARGO) run --release --locked -p testbench --bin cosim_bench
+	$(CARGO) run --release --locked -p testbench --bin cosim_bench -- $(BENCH_ARGS)
 
 # Open FPGA flow: every block of $(CONFIG) out of context and the ECP5 board top (Yosys
 # synth_ecp5, nextpnr-ecp5), the top built from configs/small.toml. Writes

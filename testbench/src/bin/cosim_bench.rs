@@ -143,133 +143,144 @@ fn ntx<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: 
     )
 }
 
+/// `cosim_bench [CYCLES] [DESIGN...]`: every design (the report `make bench` writes), or the
+/// ones named.
 fn main() {
-    let cycles: usize = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(2_000_000);
-    let rows = [
-        cp(
+    let mut cycles = 2_000_000;
+    let mut wanted: Vec<String> = Vec::new();
+    for (i, a) in std::env::args().skip(1).enumerate() {
+        match a.parse::<usize>() {
+            Ok(n) if i == 0 && n > 0 => cycles = n,
+            _ => wanted.push(a),
+        }
+    }
+    type Bench = Box<dyn Fn(usize) -> Row>;
+    macro_rules! row {
+        ($f:ident, $name:literal, $make:path, $cfg:expr) => {
+            ($name, Box::new(|c| $f($name, $make, $cfg, c)) as Bench)
+        };
+    }
+    let all: Vec<(&str, Bench)> = vec![
+        row!(
+            cp,
             "context_pipe_default",
             ContextPipeDefault::new,
-            &Config::default(),
-            cycles,
+            &Config::default()
         ),
-        cp(
+        row!(
+            cp,
             "context_pipe_small",
             ContextPipeSmall::new,
-            &context_pipe_small_config(),
-            cycles,
+            &context_pipe_small_config()
         ),
-        nrx(
-            "nic_rx_default",
-            NicRxDefault::new,
-            &Config::default(),
-            cycles,
-        ),
-        nrx(
-            "nic_rx_small",
-            NicRxSmall::new,
-            &nic_rx_small_config(),
-            cycles,
-        ),
-        ntx(
-            "nic_tx_default",
-            NicTxDefault::new,
-            &Config::default(),
-            cycles,
-        ),
-        ntx(
+        row!(nrx, "nic_rx_default", NicRxDefault::new, &Config::default()),
+        row!(nrx, "nic_rx_small", NicRxSmall::new, &nic_rx_small_config()),
+        row!(ntx, "nic_tx_default", NicTxDefault::new, &Config::default()),
+        row!(
+            ntx,
             "nic_tx_small",
             NicTxSmall::new,
-            &nic_sender_small_config(),
-            cycles,
+            &nic_sender_small_config()
         ),
-        eb(
+        row!(
+            eb,
             "entropy_bitmap_default",
             EntropyBitmapDefault::new,
-            &Config::default(),
-            cycles,
+            &Config::default()
         ),
-        eb(
+        row!(
+            eb,
             "entropy_bitmap_small",
             EntropyBitmapSmall::new,
-            &small_config(),
-            cycles,
+            &small_config()
         ),
-        cw(
+        row!(
+            cw,
             "cwnd_unit_default",
             CwndUnitDefault::new,
-            &Config::default(),
-            cycles,
+            &Config::default()
         ),
-        cw(
+        row!(
+            cw,
             "cwnd_unit_small",
             CwndUnitSmall::new,
-            &small_cwnd_config(),
-            cycles,
+            &small_cwnd_config()
         ),
-        rx(
+        row!(
+            rx,
             "sack_receiver_default",
             SackReceiverDefault::new,
-            &Config::default(),
-            cycles,
+            &Config::default()
         ),
-        rx(
+        row!(
+            rx,
             "sack_receiver_small",
             SackReceiverSmall::new,
-            &small_sack_config(),
-            cycles,
+            &small_sack_config()
         ),
-        tx(
+        row!(
+            tx,
             "sack_sender_default",
             SackSenderDefault::new,
-            &Config::default(),
-            cycles,
+            &Config::default()
         ),
-        tx(
+        row!(
+            tx,
             "sack_sender_small",
             SackSenderSmall::new,
-            &small_sack_config(),
-            cycles,
+            &small_sack_config()
         ),
-        nic(
+        row!(
+            nic,
             "strack_nic_default",
             StrackNicDefault::new,
-            &Config::default(),
-            cycles,
+            &Config::default()
         ),
-        nic(
+        row!(
+            nic,
             "strack_nic_small",
             StrackNicSmall::new,
-            &small_nic_config(),
-            cycles,
+            &small_nic_config()
         ),
-        lt(
+        row!(
+            lt,
             "load_table_default",
             LoadTableDefault::new,
-            &Config::default(),
-            cycles,
+            &Config::default()
         ),
-        lt(
+        row!(
+            lt,
             "load_table_4x4",
             LoadTable4x4::new,
-            &load_table_4x4_config(),
-            cycles,
+            &load_table_4x4_config()
         ),
-        lt(
+        row!(
+            lt,
             "load_table_8x10",
             LoadTable8x10::new,
-            &load_table_8x10_config(),
-            cycles,
+            &load_table_8x10_config()
         ),
-        lt(
+        row!(
+            lt,
             "load_table_64x16",
             LoadTable64x16::new,
-            &load_table_64x16_config(),
-            cycles,
+            &load_table_64x16_config()
         ),
     ];
+    if let Some(w) = wanted.iter().find(|w| !all.iter().any(|(n, _)| n == w)) {
+        let known: Vec<&str> = all.iter().map(|(n, _)| *n).collect();
+        eprintln!(
+            "cosim_bench: unknown design `{w}` (the first argument, if a positive number, is \
+             the cycles per design); the designs: {}",
+            known.join(", ")
+        );
+        std::process::exit(2);
+    }
+    let rows: Vec<Row> = all
+        .iter()
+        .filter(|(n, _)| wanted.is_empty() || wanted.iter().any(|w| w == n))
+        .map(|(_, f)| f(cycles))
+        .collect();
     println!(
         "| design | cycles | co-sim cycles/s | bare Verilated cycles/s | model alone cycles/s |"
     );
@@ -287,7 +298,12 @@ fn main() {
     }
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench");
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("cosim.json");
+    // A run of some designs does not overwrite the whole report.
+    let path = dir.join(if wanted.is_empty() {
+        "cosim.json"
+    } else {
+        "cosim-selected.json"
+    });
     std::fs::write(&path, serde_json::to_string_pretty(&json).unwrap()).unwrap();
     println!("written: {}", path.display());
 }
