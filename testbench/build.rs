@@ -656,7 +656,7 @@ fn main() {
         std::fs::write(dir.join("shim.cpp"), shim(d.name, &prefix, &block.ports)).unwrap();
         // One translation unit per design, as Verilator's own makefile builds when it does not
         // split the build: the runtime headers are parsed once per design instead of once per
-        // file, which halved the C++ compile of the designs.
+        // file (a 0.64 MB design: 20.9 s of compile split, 9.4 s as one unit).
         let mut files: Vec<(u64, String)> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().path())

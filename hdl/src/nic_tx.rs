@@ -655,17 +655,8 @@ impl Logic for NicTxGlue {
 
         // ---- The counters: the result that shows on `m_*` next cycle is counted now, so that a
         // count and its result show on the same cycle (a reset drops both).
-        // (The result at T11 sits at bit 786 of the line: its field at bit `b` is at `786 + b`.)
-        self.cnt_tx_new.d.next = self.cnt_tx_new.q.val();
-        self.cnt_tx_retransmit.d.next = self.cnt_tx_retransmit.q.val();
-        self.cnt_tx_probe.d.next = self.cnt_tx_probe.q.val();
-        self.cnt_sack_malformed.d.next = self.cnt_sack_malformed.q.val();
-        self.cnt_loss_ooo.d.next = self.cnt_loss_ooo.q.val();
-        self.cnt_loss_probe.d.next = self.cnt_loss_probe.q.val();
-        self.cnt_loss_timeout.d.next = self.cnt_loss_timeout.q.val();
-        self.cnt_open_refused.d.next = self.cnt_open_refused.q.val();
-        self.cnt_doorbell_refused.d.next = self.cnt_doorbell_refused.q.val();
-        self.cnt_bad_conn.d.next = self.cnt_bad_conn.q.val();
+        // (The result at T11 sits at bit 786 of the line: its field at bit `b` is at `786 + b`;
+        // a counter holds unless counted, as `dff_setup!` sets every `d` to its `q`.)
         // (Kinds: `m_tx_kind` 0 new, 1 retransmission, 2 probe; `m_loss_kind` 0 out-of-order
         // count, 1 probe, 2 timeout.)
         self.k_tx.next = self.r_line.q.val().get_bits::<2>(878);
@@ -700,7 +691,7 @@ impl Logic for NicTxGlue {
             self.cnt_doorbell_refused.d.next =
                 self.cnt_doorbell_refused.q.val() + 1_usize.to_bits::<32>();
         }
-        if self.r_line.q.val().get_bit(786) & self.r_line.q.val().get_bit(790) {
+        if self.r_line.q.val().get_bit(790) {
             self.cnt_bad_conn.d.next = self.cnt_bad_conn.q.val() + 1_usize.to_bits::<32>();
         }
         self.status_tx_new.next = self.cnt_tx_new.q.val();
