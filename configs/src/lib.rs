@@ -51,6 +51,11 @@ pub const NIC_TX_WORK_WRITE: u64 = 7;
 /// the SACKs (and opens) taken on cycles up to t - `NIC_TX_VIEW_LAG` left it (the cwnd unit's
 /// pipeline lies between). Shared by the model and the RTL.
 pub const NIC_TX_VIEW_LAG: u64 = 24;
+/// The senders' settling distance (`golden_model::nic_sender`, DECISION "settled searches"):
+/// an event taken less than this many cycles after the last event that repositioned its
+/// connection is unsettled. 1: every event is settled (the senders' first RTL design, exact).
+/// Shared by the model and the RTL.
+pub const NIC_SENDER_SETTLE: u64 = 1;
 
 /// The whole configuration. Unknown keys anywhere are an error.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]

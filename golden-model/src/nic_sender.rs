@@ -20,15 +20,35 @@
 //! or the window is open (`inflight` below the window the event read) and there is a lost PSN
 //! or new data inside `rx_window`.
 //!
+//! DECISION (settled searches). Some of a sender's work is a search or a count over its
+//! window: running `snd_una` over the acknowledged PSNs after a SACK, the lowest lost PSN a
+//! retransmission takes, the lost bytes `inflight` subtracts. The RTL makes them over
+//! pipeline stages from its connection's record as the events taken at least
+//! `settle_cycles` cycles earlier left it, so an event right behind one that moved things
+//! cannot wait for them. An event *repositions* its connection when it is an accepted open
+//! or SACK, declares a loss, moves `snd_una`, or sends data (a new packet or a
+//! retransmission): so a settled event finds the pointers, the acknowledged bits and the
+//! counts as they were `settle_cycles` cycles before, and only O(1) fields (the backlog, the
+//! probe's time) moved since. An event taken less than `settle_cycles`
+//! cycles after the last reposition of its connection is *unsettled*: it does everything
+//! else exactly, but it does not run `snd_una` past the EPSN over acknowledged PSNs, reads
+//! `inflight` with the lost bytes as the last settled event left them (`lost_view`),
+//! does not retransmit, and sends no new packet while that view has lost bytes; its has-work
+//! bit reads the same view. Every other event is *settled*: it first runs `snd_una` over the
+//! acknowledged PSNs at its head (what unsettled SACKs left), then steps exactly, and leaves
+//! its lost bytes as the view. Nothing is lost: an unsettled SACK's marks and EPSN are
+//! applied at once, and the next settled event (a transmit, a SACK, or the timer scan's
+//! check) does the rest. With `settle_cycles` 1 every event is settled: the rules above, exactly.
+//!
 //! The records live in a [`ContextStore`] (the sweep after power-on and after a reset, ids out
 //! of range reported and touching nothing). The model knows nothing of RAM or forwarding; the
 //! harness adds the pipeline's latency.
 
-use strack_config::Config;
+use strack_config::{Config, NIC_SENDER_SETTLE};
 
 use crate::context_pipe::{ContextStore, Taken};
 use crate::sack_receiver::Sack;
-use crate::sack_sender::{self, LossKind, NewPkt, SackSender, SackVerdict, TxPkt};
+use crate::sack_sender::{self, LossKind, NewPkt, SackSender, SackVerdict, TxKind, TxPkt};
 use crate::seq::{elapsed, psn_in, PSN_MASK};
 
 /// One connection's sender.
@@ -39,6 +59,12 @@ pub struct Sender {
     /// The PSN of the short packet still unacknowledged, if any.
     pub short: Option<u32>,
     pub sack: SackSender,
+    /// The lost bytes as the last settled event left them (what an unsettled one reads).
+    pub lost_view: u32,
+    /// The cycle of the last event that repositioned the connection, if any since it opened.
+    pub repositioned: Option<u64>,
+    /// The build's settling distance, cycles (DECISION "settled searches").
+    pub settle_cycles: u64,
 }
 
 /// What an event asks of its connection.
@@ -97,7 +123,17 @@ impl Sender {
             backlog: 0,
             short: None,
             sack,
+            lost_view: 0,
+            repositioned: None,
+            settle_cycles: NIC_SENDER_SETTLE,
         }
+    }
+
+    /// `self` in a build whose settling distance is `cycles` (at least 1).
+    pub fn with_settle(mut self, cycles: u64) -> Self {
+        assert!(cycles >= 1, "a settling distance is at least one cycle");
+        self.settle_cycles = cycles;
+        self
     }
 
     /// `self` with `bytes` sent and received (nothing in flight).
@@ -123,21 +159,62 @@ impl Sender {
         })
     }
 
-    /// The connection can send (with the window `v`, at `now`).
+    /// The connection can send (with the window `v`, at `now`), as a settled event sees it.
     pub fn has_work(&self, now: u32, v: &View) -> bool {
+        self.has_work_viewed(now, v, false)
+    }
+
+    /// As [`Sender::has_work`]; an `unsettled` event reads the lost bytes of `claimed_view`.
+    fn has_work_viewed(&self, now: u32, v: &View, unsettled: bool) -> bool {
         let s = &self.sack;
         let p = s.params();
         let outstanding = s.outstanding();
         let probe_due = outstanding != 0 && elapsed(now, s.probe_ts) >= p.probe_interval_ns;
-        let open = s.inflight() < v.cwnd_bytes;
-        let lost = s.lowest_lost().is_some();
+        let (inflight, lost) = if unsettled {
+            // Every lost PSN has a length of at least one byte: lost bytes mean a lost PSN.
+            (s.inflight_viewed(self.lost_view), self.lost_view != 0)
+        } else {
+            (s.inflight(), s.lowest_lost().is_some())
+        };
+        let open = inflight < v.cwnd_bytes;
         let new = self.cut().is_some() && outstanding < p.rx_window;
         probe_due || open && (lost || new)
     }
 
-    /// Apply an event at time `now` with the window `v`; `fresh` is a newly opened connection.
-    pub fn apply(&self, ev: &Event, now: u32, v: &View, fresh: &Sender) -> (Sender, Effect) {
+    /// The short packet is acknowledged once `snd_una` has passed it.
+    fn forget_short(&mut self) {
+        if self
+            .short
+            .is_some_and(|p| !psn_in(p, self.sack.snd_una, self.sack.outstanding()))
+        {
+            self.short = None;
+        }
+    }
+
+    /// The event taken on cycle `t` is settled (DECISION "settled searches").
+    pub fn settled_at(&self, t: u64) -> bool {
+        self.repositioned
+            .is_none_or(|r| t.saturating_sub(r) >= self.settle_cycles)
+    }
+
+    /// Apply an event taken on cycle `t` at time `now` with the window `v`; `fresh` is a
+    /// newly opened connection.
+    pub fn apply(
+        &self,
+        ev: &Event,
+        t: u64,
+        now: u32,
+        v: &View,
+        fresh: &Sender,
+    ) -> (Sender, Effect) {
         let mut c = self.clone();
+        let settled = self.settled_at(t);
+        let una_before = c.sack.snd_una;
+        if settled && !matches!(ev, Event::Open(_)) {
+            c.sack.settle(now);
+            c.forget_short();
+        }
+        let view = (!settled).then_some(c.lost_view);
         let sender_in = |sack: Option<Sack>, new_pkt, tx_ready| sack_sender::In {
             now,
             cwnd: v.cwnd_bytes,
@@ -152,6 +229,7 @@ impl Sender {
                 c = fresh.clone();
                 c.sack.snd_una = *psn;
                 c.sack.snd_nxt = *psn;
+                c.repositioned = Some(t);
                 (Kind::Opened, None)
             }
             Event::Doorbell(bytes) => {
@@ -159,21 +237,23 @@ impl Sender {
                 if let Some(b) = ok {
                     c.backlog = b;
                 }
-                let s = c.sack.step(&sender_in(None, None, false));
+                let s = c.sack.step_viewed(&sender_in(None, None, false), view);
                 (Kind::Doorbell(ok.is_some()), s.loss)
             }
             Event::Timer => {
-                let s = c.sack.step(&sender_in(None, None, false));
+                let s = c.sack.step_viewed(&sender_in(None, None, false), view);
                 (Kind::Timer, s.loss)
             }
             Event::Sack(sack) => {
-                let s = c.sack.step(&sender_in(Some(sack.clone()), None, false));
+                let s = c
+                    .sack
+                    .step_viewed(&sender_in(Some(sack.clone()), None, false), view);
                 let verdict = s.sack.expect("a SACK gets a verdict");
                 (Kind::Sack(verdict, s.acked_bytes), s.loss)
             }
             Event::Transmit => {
                 let offer = c.cut();
-                let s = c.sack.step(&sender_in(None, offer, true));
+                let s = c.sack.step_viewed(&sender_in(None, offer, true), view);
                 if let (true, Some(n), Some(tx)) = (s.new_accepted, offer, s.tx) {
                     c.backlog -= n.len;
                     if n.len < c.sack.params().mtu {
@@ -183,13 +263,23 @@ impl Sender {
                 (Kind::Transmit(s.tx), s.loss)
             }
         };
-        // The short packet is acknowledged once snd_una has passed it.
-        if let Some(p) = c.short {
-            if !psn_in(p, c.sack.snd_una, c.sack.outstanding()) {
-                c.short = None;
-            }
+        c.forget_short();
+        let opened = kind == Kind::Opened;
+        let accepted = matches!(kind, Kind::Sack(SackVerdict::Accepted, _));
+        let data_sent = matches!(
+            kind,
+            Kind::Transmit(Some(TxPkt {
+                kind: TxKind::New | TxKind::Retransmit,
+                ..
+            }))
+        );
+        if !opened && (accepted || data_sent || loss.is_some() || c.sack.snd_una != una_before) {
+            c.repositioned = Some(t);
         }
-        let work = c.has_work(now, v);
+        if settled && !opened {
+            c.lost_view = c.sack.lost_bytes();
+        }
+        let work = c.has_work_viewed(now, v, !settled && !opened);
         (c, Effect { kind, loss, work })
     }
 }
@@ -218,6 +308,8 @@ pub struct Done {
 pub struct NicSender {
     store: ContextStore<Sender>,
     fresh: Sender,
+    /// Cycles since power-on (the settling distance counts in it).
+    cycle: u64,
 }
 
 impl NicSender {
@@ -230,12 +322,21 @@ impl NicSender {
     /// `bytes` (an open starts at 0), as the RTL built with that option: the co-simulation
     /// reaches their 2^32 wrap this way.
     pub fn with_initial_bytes(cfg: &Config, initial_psn: u32, bytes: u32) -> Self {
+        Self::with_settle(cfg, initial_psn, bytes, NIC_SENDER_SETTLE)
+    }
+
+    /// As [`NicSender::with_initial_bytes`], in a build whose settling distance is `settle`
+    /// cycles (DECISION "settled searches").
+    pub fn with_settle(cfg: &Config, initial_psn: u32, bytes: u32, settle: u64) -> Self {
         NicSender {
             store: ContextStore::new(
                 cfg.nic.connections,
-                Sender::new(cfg, initial_psn).with_bytes(bytes),
+                Sender::new(cfg, initial_psn)
+                    .with_bytes(bytes)
+                    .with_settle(settle),
             ),
-            fresh: Sender::new(cfg, 0),
+            fresh: Sender::new(cfg, 0).with_settle(settle),
+            cycle: 0,
         }
     }
 
@@ -255,12 +356,14 @@ impl NicSender {
 
     /// One clock cycle: the event taken this cycle and its result, if any.
     pub fn step(&mut self, input: &In) -> Option<Done> {
+        let t = self.cycle;
+        self.cycle += 1;
         let Some((conn, ev, v)) = &input.event else {
             self.store.step(input.reset, None);
             return None;
         };
         let (conn, now, fresh) = (*conn, input.now, &self.fresh);
-        let next = |r: &Sender| r.apply(ev, now, v, fresh).0;
+        let next = |r: &Sender| r.apply(ev, t, now, v, fresh).0;
         match self.store.step(input.reset, Some((conn, &next))) {
             Taken::No => None,
             Taken::Bad => Some(Done {
@@ -271,7 +374,7 @@ impl NicSender {
             Taken::Applied { before, .. } => Some(Done {
                 conn,
                 bad: false,
-                effect: Some(before.apply(ev, now, v, fresh).1),
+                effect: Some(before.apply(ev, t, now, v, fresh).1),
             }),
         }
     }
@@ -281,7 +384,7 @@ impl NicSender {
 mod tests {
     use super::*;
     use crate::context_pipe::sweep_cycles;
-    use crate::sack_sender::TxKind;
+    use crate::sack_sender::LossKind;
 
     fn cfg() -> Config {
         let mut c = Config::default();
@@ -339,6 +442,108 @@ mod tests {
         assert_eq!(m.conn(1).unwrap().short, Some(101));
         // Another connection is untouched.
         assert_eq!(m.conn(2).unwrap().sack.snd_nxt, 100);
+    }
+
+    /// A sender at `settle` cycles with connection 0's PSNs 100..105 sent (5 x mtu), settled.
+    fn five_sent(c: &Config, settle: u64) -> NicSender {
+        let mut m = NicSender::with_settle(c, 100, 0, settle);
+        for _ in 0..sweep_cycles(c.nic.connections) {
+            m.step(&In::default());
+        }
+        ev(&mut m, 0, 0, Event::Doorbell(10 * c.network.mtu_bytes));
+        for _ in 0..5 {
+            ev(&mut m, 0, 10, Event::Transmit);
+        }
+        // Each packet sent repositions the connection: let it settle.
+        idle(&mut m, settle);
+        m
+    }
+
+    /// A SACK of connection 0: EPSN 100, the segment at 96 with `psns` received.
+    fn sack_of(psns: &[u32], ooo: u32) -> Event {
+        let bits = psns.iter().fold(0u64, |a, p| a | 1 << (p - 96));
+        Event::Sack(Sack {
+            epsn: 100,
+            sack_base: 96,
+            bitmap: vec![bits],
+            bytes_recvd: 0,
+            ooo_count: ooo,
+            entropy: 0,
+            ecn: false,
+            ts: 0,
+            probe: false,
+        })
+    }
+
+    fn idle(m: &mut NicSender, cycles: u64) {
+        for _ in 0..cycles {
+            m.step(&In::default());
+        }
+    }
+
+    #[test]
+    fn an_unsettled_sack_leaves_the_run_to_the_next_settled_event() {
+        let c = cfg();
+        for settle in [1, 4] {
+            let mut m = five_sent(&c, settle);
+            ev(&mut m, 0, 20, sack_of(&[101], 0));
+            // Right behind: a reordered segment acknowledges snd_una itself.
+            ev(&mut m, 0, 21, sack_of(&[100], 0));
+            let una = m.conn(0).unwrap().sack.snd_una;
+            assert_eq!(una, if settle == 1 { 102 } else { 100 }, "settle {settle}");
+            idle(&mut m, settle);
+            ev(&mut m, 0, 30, Event::Timer);
+            let s = &m.conn(0).unwrap().sack;
+            assert_eq!(s.snd_una, 102, "settle {settle}");
+            // The run re-armed the timeout when it moved snd_una.
+            assert_eq!(s.rto_ts, if settle == 1 { 21 } else { 30 });
+        }
+    }
+
+    fn sent(d: Done) -> Option<(u32, TxKind)> {
+        match d.effect.unwrap().kind {
+            Kind::Transmit(p) => p.map(|p| (p.psn, p.kind)),
+            k => panic!("{k:?}"),
+        }
+    }
+
+    #[test]
+    fn an_unsettled_transmit_does_not_retransmit_and_reads_the_settled_lost_bytes() {
+        let c = cfg();
+        for settle in [1, 4] {
+            let mut m = five_sent(&c, settle);
+            ev(&mut m, 0, 20, sack_of(&[101], 0));
+            // Right behind it: a hole at 100 and an out-of-order count past every threshold.
+            let d = ev(&mut m, 0, 21, sack_of(&[101, 102, 103], 1000));
+            assert_eq!(d.effect.unwrap().loss, Some(LossKind::Ooo));
+            let got = sent(ev(&mut m, 0, 22, Event::Transmit));
+            if settle == 1 {
+                assert_eq!(got, Some((100, TxKind::Retransmit)));
+            } else {
+                // The last settled event (the first SACK) saw nothing lost: a new packet goes.
+                assert_eq!(m.conn(0).unwrap().lost_view, 0);
+                assert_eq!(got, Some((105, TxKind::New)));
+                idle(&mut m, settle);
+                let got = sent(ev(&mut m, 0, 30, Event::Transmit));
+                assert_eq!(got, Some((100, TxKind::Retransmit)));
+            }
+        }
+    }
+
+    #[test]
+    fn an_unsettled_transmit_holds_new_packets_while_its_view_has_lost_bytes() {
+        let c = cfg();
+        let mut m = five_sent(&c, 4);
+        // Settled, and it declares: the view takes the lost PSN's bytes at once.
+        ev(&mut m, 0, 20, sack_of(&[101, 102, 103], 1000));
+        assert_eq!(m.conn(0).unwrap().lost_view, c.network.mtu_bytes);
+        // Unsettled behind it: the lost PSN waits for a settled event, and so do new ones.
+        let d = ev(&mut m, 0, 21, Event::Transmit);
+        assert_eq!(d.effect.as_ref().unwrap().kind, Kind::Transmit(None));
+        assert!(d.effect.unwrap().work, "the connection still has work");
+        idle(&mut m, 3);
+        let got = sent(ev(&mut m, 0, 30, Event::Transmit));
+        assert_eq!(got, Some((100, TxKind::Retransmit)));
     }
 
     #[test]

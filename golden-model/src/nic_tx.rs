@@ -45,7 +45,9 @@
 
 use std::collections::VecDeque;
 
-use strack_config::{Config, CWND_MAX_AHEAD, NIC_TX_VIEW_LAG, NIC_TX_WORK_WRITE};
+use strack_config::{
+    Config, CWND_MAX_AHEAD, NIC_SENDER_SETTLE, NIC_TX_VIEW_LAG, NIC_TX_WORK_WRITE,
+};
 
 use crate::context_pipe::{ContextStore, Taken};
 use crate::cwnd_unit::{self, CwndUnit, RTT_MAX};
@@ -146,7 +148,7 @@ impl TxConn {
             cwnd_bytes: v.cwnd_bytes,
             achieved_bdp: v.achieved_bdp,
         };
-        let (sender, e) = c.sender.apply(ev, now, &sv, &fresh.sender);
+        let (sender, e) = c.sender.apply(ev, t, now, &sv, &fresh.sender);
         c.sender = sender;
         let tick = entropy_bitmap::In {
             now,
@@ -308,9 +310,16 @@ impl NicTx {
     /// As [`NicTx::new`], every sender's byte counters (sent and received) at `bytes` after
     /// the sweep (an open starts at 0): the co-simulation's way to the 2^32 wrap.
     pub fn with_initial_bytes(cfg: &Config, initial_psn: u32, bytes: u32) -> Self {
-        let fresh = TxConn::new(cfg, 0);
+        Self::with_settle(cfg, initial_psn, bytes, NIC_SENDER_SETTLE)
+    }
+
+    /// As [`NicTx::with_initial_bytes`], the senders built with a settling distance of
+    /// `settle` cycles (`crate::nic_sender`, DECISION "settled searches").
+    pub fn with_settle(cfg: &Config, initial_psn: u32, bytes: u32, settle: u64) -> Self {
+        let mut fresh = TxConn::new(cfg, 0);
+        fresh.sender = fresh.sender.with_settle(settle);
         let mut first = TxConn::new(cfg, initial_psn & PSN_MASK);
-        first.sender = first.sender.with_bytes(bytes);
+        first.sender = first.sender.with_bytes(bytes).with_settle(settle);
         NicTx {
             store: ContextStore::new(cfg.nic.connections, first),
             fresh,

@@ -305,6 +305,73 @@ impl SackSender {
     }
 
     pub fn step(&mut self, input: &In) -> Out {
+        self.step_viewed(input, None)
+    }
+
+    /// Run `snd_una` over the acknowledged PSNs at its head, then drop `highest_acked` if it
+    /// left the window and end recovery if `snd_una` passed `recovery_hi`. Returns whether
+    /// `snd_una` moved and whether recovery ended.
+    fn run_una(&mut self, now: u32) -> (bool, bool) {
+        let mut una = self.snd_una;
+        while una != self.snd_nxt && self.acked[self.slot(una)] {
+            una = psn_add(una, 1);
+        }
+        let moved = una != self.snd_una;
+        if moved {
+            self.advance_una(una, now);
+        }
+        (moved, self.after_una_moves())
+    }
+
+    /// `highest_acked` dropped if it left the window, recovery ended if `snd_una` passed
+    /// `recovery_hi` (returns whether it ended).
+    fn after_una_moves(&mut self) -> bool {
+        if self.highest_acked.is_some_and(|h| !self.in_flight_range(h)) {
+            self.highest_acked = None;
+        }
+        match self.recovery_hi {
+            Some(hi) if psn_lt(hi, self.snd_una) => {
+                self.recovery_hi = None;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Catch up on what earlier unsettled steps left undone (`step_viewed`): run `snd_una`
+    /// over the acknowledged PSNs at its head (with what follows from it). Returns whether
+    /// `snd_una` moved.
+    pub fn settle(&mut self, now: u32) -> bool {
+        self.run_una(now).0
+    }
+
+    /// The lengths of the PSNs marked lost (the part of `bytes_claimed` not yet
+    /// retransmitted).
+    pub fn lost_bytes(&self) -> u32 {
+        self.lost
+            .iter_ones()
+            .fold(0u32, |a, s| a.wrapping_add(self.len[s]))
+    }
+
+    /// `inflight` with `lost` as the lost bytes (the retransmitted ones as they are).
+    pub fn inflight_viewed(&self, lost: u32) -> u32 {
+        let claimed = self
+            .bytes_claimed
+            .wrapping_sub(self.lost_bytes())
+            .wrapping_add(lost);
+        (self
+            .bytes_sent
+            .wrapping_sub(self.bytes_recvd)
+            .wrapping_sub(claimed) as i32)
+            .max(0) as u32
+    }
+
+    /// A step. `view` is `None` for a settled step (every rule above, exactly), or, for an
+    /// unsettled one (`golden_model::nic_sender`, DECISION "settled searches"), the lost bytes
+    /// as the last settled step left them: such a step does not run `snd_una` past the EPSN
+    /// over acknowledged PSNs, reads `inflight` with the lost bytes of the view, and does not
+    /// retransmit; while the view has lost bytes it sends no new packet either.
+    pub fn step_viewed(&mut self, input: &In, view: Option<u32>) -> Out {
         let now = input.now;
         let mut out = Out {
             tx: None,
@@ -340,28 +407,18 @@ impl SackSender {
                         }
                     }
                 }
-                // A forged or reordered segment may acknowledge snd_una itself.
-                let mut una = self.snd_una;
-                while una != self.snd_nxt && self.acked[self.slot(una)] {
-                    una = psn_add(una, 1);
-                }
-                if una != self.snd_una {
-                    self.advance_una(una, now);
-                }
-                if self.highest_acked.is_some_and(|h| !self.in_flight_range(h)) {
-                    self.highest_acked = None;
-                }
+                // A forged or reordered segment may acknowledge snd_una itself: run over it
+                // (an unsettled step leaves that to the next settled one).
+                out.recovery_exit = if view.is_none() {
+                    self.run_una(now).1
+                } else {
+                    self.after_una_moves()
+                };
                 if u32_gt(s.bytes_recvd, self.bytes_recvd) {
                     out.acked_bytes = s.bytes_recvd.wrapping_sub(self.bytes_recvd);
                     self.bytes_recvd = s.bytes_recvd;
                 }
                 self.probe_ts = now;
-                if let Some(hi) = self.recovery_hi {
-                    if psn_lt(hi, self.snd_una) {
-                        self.recovery_hi = None;
-                        out.recovery_exit = true;
-                    }
-                }
                 if s.probe {
                     let rtt = elapsed(now, s.ts);
                     if rtt < 2 * self.params.net_base_rtt_ns
@@ -394,7 +451,16 @@ impl SackSender {
             out.loss = Some(LossKind::Timeout);
         }
 
-        let window_open = self.inflight() < input.cwnd;
+        let window_open = match view {
+            None => self.inflight() < input.cwnd,
+            Some(lost) => self.inflight_viewed(lost) < input.cwnd,
+        };
+        // The lowest lost PSN, if a retransmission may go; an unsettled step has none to
+        // offer, and holds new packets back while its view has lost bytes.
+        let (lowest_lost, new_held) = match view {
+            None => (self.lowest_lost(), false),
+            Some(lost) => (None, lost != 0),
+        };
         let new_ok = input
             .new_pkt
             .filter(|n| {
@@ -404,7 +470,7 @@ impl SackSender {
                 }
                 ok
             })
-            .filter(|_| window_open && self.outstanding() < self.params.rx_window);
+            .filter(|_| window_open && !new_held && self.outstanding() < self.params.rx_window);
         if out.new_rejected {
             self.counters.rejected_new += 1;
         }
@@ -419,7 +485,7 @@ impl SackSender {
                     kind: TxKind::Probe,
                     ack_req: false,
                 });
-            } else if let Some(psn) = self.lowest_lost().filter(|_| window_open) {
+            } else if let Some(psn) = lowest_lost.filter(|_| window_open) {
                 let s = self.slot(psn);
                 self.lost.set(s, false);
                 self.bytes_sent = self.bytes_sent.wrapping_add(self.len[s]);
@@ -453,7 +519,7 @@ impl SackSender {
             }
         }
         out.recovery = self.recovery_hi.is_some();
-        out.inflight = self.inflight();
+        out.inflight = view.map_or_else(|| self.inflight(), |l| self.inflight_viewed(l));
         out.snd_una = self.snd_una;
         out.snd_nxt = self.snd_nxt;
         out

@@ -63,19 +63,35 @@ struct Run {
     probes: u64,
     timers: u64,
     duplicates: u64,
+    /// Events taken unsettled (`golden_model::nic_sender`, "settled searches").
+    unsettled: u64,
 }
 
 /// `messages[c]`: (cycle, bytes) posted to connection `c` by doorbells, in time order.
-fn run(
-    cfg: &Config,
+/// The senders settle after `settle` cycles (`golden_model::nic_sender`, "settled searches").
+struct Setup<'a> {
+    cfg: &'a Config,
     psn0: u32,
-    messages: &[Vec<(u64, u32)>],
     drop: f64,
     seed: u64,
     limit: u64,
-) -> Run {
+    settle: u64,
+    /// Cycles the link needs for a packet.
+    gap: u64,
+}
+
+fn run(s: &Setup, messages: &[Vec<(u64, u32)>]) -> Run {
+    let Setup {
+        cfg,
+        psn0,
+        drop,
+        seed,
+        limit,
+        settle,
+        gap,
+    } = *s;
     let n = cfg.nic.connections;
-    let mut a = NicTx::new(cfg, psn0);
+    let mut a = NicTx::with_settle(cfg, psn0, 0, settle);
     let mut b = NicRx::new(cfg, psn0);
     let mut rng = SplitMix64::new(seed);
     let mut chance = move |p: f64| ((rng.next_u64() >> 11) as f64) < p * (1u64 << 53) as f64;
@@ -111,6 +127,7 @@ fn run(
         probes: 0,
         timers: 0,
         duplicates: 0,
+        unsettled: 0,
     };
     let mut sack_in: Option<(u32, Sack)> = None;
     let mut pkt_in: Option<(u32, DataPkt)> = None;
@@ -125,6 +142,9 @@ fn run(
         if sack_in.is_none() {
             sack_in = sacks.pop_due(t);
         }
+        let settled: Vec<bool> = (0..n)
+            .map(|c| a.conn(c).is_none_or(|x| x.sender.settled_at(t)))
+            .collect();
         let oa = a.step(&nic_tx::In {
             reset: false,
             now,
@@ -145,12 +165,17 @@ fn run(
         {
             doorbells.pop_front();
         }
+        if let Some(d) = &oa.done {
+            if !settled[d.conn as usize] {
+                r.unsettled += 1;
+            }
+        }
         if let Some(d) = oa.done {
             let e = d.effect.expect("ids in range");
             match (d.source, e.kind) {
                 (Source::Timer, _) => r.timers += 1,
                 (Source::Transmit, Kind::Transmit(Some((p, kind)))) => {
-                    link_free = t + 5;
+                    link_free = t + gap;
                     r.sent += 1;
                     match kind {
                         TxKind::Retransmit => r.retransmits += 1,
@@ -245,10 +270,23 @@ fn messages(cfg: &Config, seed: u64, per_conn: usize, span: u64) -> Vec<Vec<(u64
 }
 
 fn check(what: &str, r: &Run, max_cycles: u64) {
+    check_with(what, r, max_cycles, 100);
+}
+
+/// As `check`, with more than `min_shorts` short packets sent.
+fn check_with(what: &str, r: &Run, max_cycles: u64, min_shorts: u64) {
     println!(
         "{what}: {} cycles, {} packets ({} short, {} retransmitted, {} probes), {} empty \
-         transmits, {} timer checks, {} duplicates",
-        r.cycles, r.sent, r.shorts, r.retransmits, r.probes, r.empty, r.timers, r.duplicates
+         transmits, {} timer checks, {} duplicates, {} events unsettled",
+        r.cycles,
+        r.sent,
+        r.shorts,
+        r.retransmits,
+        r.probes,
+        r.empty,
+        r.timers,
+        r.duplicates,
+        r.unsettled
     );
     assert_eq!(r.delivered, r.offered, "{what}: after {} cycles", r.cycles);
     assert!(r.cycles <= max_cycles, "{what}: {} cycles", r.cycles);
@@ -260,20 +298,34 @@ fn check(what: &str, r: &Run, max_cycles: u64) {
         r.odd_lengths, 0,
         "{what}: a packet neither mtu long nor the short one"
     );
-    assert!(r.shorts > 100, "{what}: Nagle's rule was exercised");
+    assert!(r.shorts > min_shorts, "{what}: Nagle's rule was exercised");
     // A connection served is served again on stale bits until its own bit is rewritten (7
     // cycles on): alone in its group, at most twice (every third cycle). Some SACKs close a
     // window with the bit still set too; empty serves stay below twice the packets.
     assert!(r.empty < 2 * r.sent, "{what}: {} empty transmits", r.empty);
 }
 
+/// Settling distances run: the exact senders, and a pipelined sender's.
+const SETTLES: [u64; 3] = [1, 4, 8];
+
 #[test]
 fn every_byte_of_every_connection_arrives_without_loss() {
     let cfg = cfg();
     let msgs = messages(&cfg, 7, 6, 20_000);
-    let r = run(&cfg, (1 << 24) - 20, &msgs, 0.0, 1, 2_000_000);
-    check("no loss", &r, 40_000);
-    assert_eq!(r.retransmits, 0);
+    for settle in SETTLES {
+        let s = Setup {
+            cfg: &cfg,
+            psn0: (1 << 24) - 20,
+            drop: 0.0,
+            seed: 1,
+            limit: 2_000_000,
+            settle,
+            gap: 5,
+        };
+        let r = run(&s, &msgs);
+        check(&format!("no loss, settle {settle}"), &r, 40_000);
+        assert_eq!(r.retransmits, 0);
+    }
 }
 
 #[test]
@@ -281,8 +333,57 @@ fn every_byte_arrives_through_losses() {
     let cfg = cfg();
     for seed in 1..=3 {
         let msgs = messages(&cfg, seed, 6, 20_000);
-        let r = run(&cfg, 1000, &msgs, 0.05, seed, 5_000_000);
-        check(&format!("5% loss, seed {seed}"), &r, 400_000);
-        assert!(r.retransmits > 0, "seed {seed}: losses were repaired");
+        for settle in SETTLES {
+            let s = Setup {
+                cfg: &cfg,
+                psn0: 1000,
+                drop: 0.05,
+                seed,
+                limit: 5_000_000,
+                settle,
+                gap: 5,
+            };
+            let r = run(&s, &msgs);
+            check(
+                &format!("5% loss, seed {seed}, settle {settle}"),
+                &r,
+                400_000,
+            );
+            assert!(r.retransmits > 0, "seed {seed}: losses were repaired");
+        }
+    }
+}
+
+/// Two connections on a link that takes a packet every cycle: each connection's transmits
+/// and SACKs come close together, so many events are unsettled at a settling distance above 1.
+#[test]
+fn hot_connections_deliver_every_byte_at_every_settling_distance() {
+    let mut cfg = cfg();
+    cfg.nic.connections = 2;
+    for seed in 1..=3 {
+        let msgs = messages(&cfg, seed, 300, 10_000);
+        for settle in SETTLES {
+            let s = Setup {
+                cfg: &cfg,
+                psn0: 5,
+                drop: 0.05,
+                seed,
+                limit: 5_000_000,
+                settle,
+                gap: 1,
+            };
+            let r = run(&s, &msgs);
+            check_with(
+                &format!("hot, seed {seed}, settle {settle}"),
+                &r,
+                400_000,
+                0,
+            );
+            if settle > 1 {
+                assert!(r.unsettled > 0, "seed {seed}: unsettled events were taken");
+            } else {
+                assert_eq!(r.unsettled, 0);
+            }
+        }
     }
 }
