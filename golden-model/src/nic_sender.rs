@@ -26,10 +26,9 @@
 //! pipeline stages from its connection's record as the events taken at least
 //! `settle_cycles` cycles earlier left it, so an event right behind one that moved things
 //! cannot wait for them. An event *repositions* its connection when it is an accepted open
-//! or SACK, declares a loss, moves `snd_una`, or sends data (a new packet or a
-//! retransmission): so a settled event finds the pointers, the acknowledged bits and the
-//! counts as they were `settle_cycles` cycles before, and only O(1) fields (the backlog, the
-//! probe's time) moved since. An event taken less than `settle_cycles`
+//! or SACK, declares a loss, moves `snd_una`, or sends a packet (new, retransmitted or a
+//! probe): so a settled event finds its connection as it was `settle_cycles` cycles before
+//! but for the backlog (doorbells). An event taken less than `settle_cycles`
 //! cycles after the last reposition of its connection is *unsettled*: it does everything
 //! else exactly, but it does not run `snd_una` past the EPSN over acknowledged PSNs, reads
 //! `inflight` with the lost bytes as the last settled event left them (`lost_view`),
@@ -48,7 +47,7 @@ use strack_config::{Config, NIC_SENDER_SETTLE};
 
 use crate::context_pipe::{ContextStore, Taken};
 use crate::sack_receiver::Sack;
-use crate::sack_sender::{self, LossKind, NewPkt, SackSender, SackVerdict, TxKind, TxPkt};
+use crate::sack_sender::{self, LossKind, NewPkt, SackSender, SackVerdict, TxPkt};
 use crate::seq::{elapsed, psn_in, PSN_MASK};
 
 /// One connection's sender.
@@ -266,14 +265,8 @@ impl Sender {
         c.forget_short();
         let opened = kind == Kind::Opened;
         let accepted = matches!(kind, Kind::Sack(SackVerdict::Accepted, _));
-        let data_sent = matches!(
-            kind,
-            Kind::Transmit(Some(TxPkt {
-                kind: TxKind::New | TxKind::Retransmit,
-                ..
-            }))
-        );
-        if !opened && (accepted || data_sent || loss.is_some() || c.sack.snd_una != una_before) {
+        let sent = matches!(kind, Kind::Transmit(Some(_)));
+        if !opened && (accepted || sent || loss.is_some() || c.sack.snd_una != una_before) {
             c.repositioned = Some(t);
         }
         if settled && !opened {
@@ -384,7 +377,7 @@ impl NicSender {
 mod tests {
     use super::*;
     use crate::context_pipe::sweep_cycles;
-    use crate::sack_sender::LossKind;
+    use crate::sack_sender::{LossKind, TxKind};
 
     fn cfg() -> Config {
         let mut c = Config::default();
