@@ -9,6 +9,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 use golden_model::nic_rx::{self, NicRx};
+use golden_model::nic_sender::Sender;
 use golden_model::nic_tx::{self, Kind, NicTx, Source};
 use golden_model::rng::SplitMix64;
 use golden_model::sack_receiver::{DataPkt, Sack, Verdict};
@@ -63,8 +64,10 @@ struct Run {
     probes: u64,
     timers: u64,
     duplicates: u64,
-    /// Events taken unsettled (`golden_model::nic_sender`, "settled searches").
+    /// Events taken unsettled (`golden_model::nic_sender`, "settled searches"), and settled
+    /// events checked against their connection's record `settle` cycles before.
     unsettled: u64,
+    settled_checked: u64,
 }
 
 /// `messages[c]`: (cycle, bytes) posted to connection `c` by doorbells, in time order.
@@ -92,6 +95,7 @@ fn run(s: &Setup, messages: &[Vec<(u64, u32)>]) -> Run {
     } = *s;
     let n = cfg.nic.connections;
     let mut a = NicTx::with_settle(cfg, psn0, 0, settle);
+    let first_rec = Sender::new(cfg, psn0).with_settle(settle);
     let mut b = NicRx::new(cfg, psn0);
     let mut rng = SplitMix64::new(seed);
     let mut chance = move |p: f64| ((rng.next_u64() >> 11) as f64) < p * (1u64 << 53) as f64;
@@ -128,7 +132,15 @@ fn run(s: &Setup, messages: &[Vec<(u64, u32)>]) -> Run {
         timers: 0,
         duplicates: 0,
         unsettled: 0,
+        settled_checked: 0,
     };
+    // The records each connection's events left, by the cycle they were taken (the newest
+    // one at least `settle` cycles old and the younger ones), and the record its first event
+    // found. A settled event must find its connection as the events `settle` or more cycles
+    // before it left it, but for the backlog: the rule's claim, which the pipelined RTL's
+    // searches over a snapshot of that age build on.
+    let mut history: Vec<VecDeque<(u64, Sender)>> = vec![VecDeque::new(); n as usize];
+    let mut first: Vec<Option<Sender>> = vec![None; n as usize];
     let mut sack_in: Option<(u32, Sack)> = None;
     let mut pkt_in: Option<(u32, DataPkt)> = None;
     // The link takes a packet every 5 cycles (4 KiB at 800 Gb/s is 41 ns).
@@ -144,6 +156,13 @@ fn run(s: &Setup, messages: &[Vec<(u64, u32)>]) -> Run {
         }
         let settled: Vec<bool> = (0..n)
             .map(|c| a.conn(c).is_none_or(|x| x.sender.settled_at(t)))
+            .collect();
+        let before: Vec<Sender> = (0..n)
+            .map(|c| {
+                a.conn(c)
+                    .map(|x| x.sender.clone())
+                    .unwrap_or_else(|| first_rec.clone())
+            })
             .collect();
         let oa = a.step(&nic_tx::In {
             reset: false,
@@ -166,8 +185,30 @@ fn run(s: &Setup, messages: &[Vec<(u64, u32)>]) -> Run {
             doorbells.pop_front();
         }
         if let Some(d) = &oa.done {
-            if !settled[d.conn as usize] {
+            let c = d.conn as usize;
+            let found = before[c].clone();
+            let snapshot = history[c]
+                .iter()
+                .rev()
+                .find(|(at, _)| at + settle <= t)
+                .map(|(_, rec)| rec.clone())
+                .or_else(|| first[c].clone());
+            if !settled[c] {
                 r.unsettled += 1;
+            } else if let Some(snap) = snapshot {
+                assert_eq!(
+                    but_backlog(&found),
+                    but_backlog(&snap),
+                    "cycle {t}, connection {c}: a settled event finds its connection moved \
+                     since {settle} cycles before"
+                );
+                r.settled_checked += 1;
+            }
+            first[c].get_or_insert(found);
+            let h = &mut history[c];
+            h.push_back((t, a.conn(d.conn).unwrap().sender.clone()));
+            while h.len() >= 2 && h[1].0 + settle <= t {
+                h.pop_front();
             }
         }
         if let Some(d) = oa.done {
@@ -269,6 +310,16 @@ fn messages(cfg: &Config, seed: u64, per_conn: usize, span: u64) -> Vec<Vec<(u64
         .collect()
 }
 
+/// `s` without what a settled event may find moved (the backlog), what only a settled event
+/// rewrites without repositioning (the lost view), and the model's counters.
+fn but_backlog(s: &Sender) -> Sender {
+    let mut s = s.clone();
+    s.backlog = 0;
+    s.lost_view = 0;
+    s.sack.counters = Default::default();
+    s
+}
+
 fn check(what: &str, r: &Run, max_cycles: u64) {
     check_with(what, r, max_cycles, 100);
 }
@@ -277,7 +328,7 @@ fn check(what: &str, r: &Run, max_cycles: u64) {
 fn check_with(what: &str, r: &Run, max_cycles: u64, min_shorts: u64) {
     println!(
         "{what}: {} cycles, {} packets ({} short, {} retransmitted, {} probes), {} empty \
-         transmits, {} timer checks, {} duplicates, {} events unsettled",
+         transmits, {} timer checks, {} duplicates, {} events unsettled, {} settled ones checked",
         r.cycles,
         r.sent,
         r.shorts,
@@ -286,7 +337,8 @@ fn check_with(what: &str, r: &Run, max_cycles: u64, min_shorts: u64) {
         r.empty,
         r.timers,
         r.duplicates,
-        r.unsettled
+        r.unsettled,
+        r.settled_checked
     );
     assert_eq!(r.delivered, r.offered, "{what}: after {} cycles", r.cycles);
     assert!(r.cycles <= max_cycles, "{what}: {} cycles", r.cycles);
