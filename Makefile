@@ -51,7 +51,7 @@ cosim-long: deps
 	STRACK_COSIM_CYCLES=100000000 $(CARGO) test --release --locked -p testbench -- --nocapture
 
 # BENCH_ARGS: [CYCLES] [DESIGN...], say `make bench BENCH_ARGS="1000000 nic_tx_small"` (then the
-# report is target/bench/cosim-selected.json).
+# report is target/bench/cosim-selected.json); `load` names the NIC's load rows (load.json).
 BENCH_ARGS ?=
 bench: deps
 	$(CARGO) run --release --locked -p testbench --bin cosim_bench -- $(BENCH_ARGS)

@@ -13,6 +13,7 @@ pub mod cwnd_unit;
 pub mod designs;
 pub mod entropy_bitmap;
 pub mod env;
+pub mod load;
 pub mod load_table;
 pub mod nic_cwnd;
 pub mod nic_entropy;

@@ -92,6 +92,9 @@ pub enum SackKind {
     /// Malformed: EPSN past `snd_nxt` (`2^23 - 1` ahead included), a base off the grid, an
     /// EPSN or base wider than 24 bits, more bytes than were ever sent.
     Malformed,
+    /// Everything sent received: EPSN at `snd_nxt`, every byte sent, no segment bits, no
+    /// mark, a round trip of the network's base RTT (the load benchmark's, not the co-sims').
+    AckAll,
 }
 
 /// A SACK's recipe: the kind and the randomness it is forged with.
@@ -900,6 +903,15 @@ pub fn forge(s: &Sender, f: Forge, v: &View, now: u32) -> Sack {
                 una,
                 PSN_HALF - sb + r.below(3 * u64::from(sb)) as u32,
             ));
+        }
+        SackKind::AckAll => {
+            k.epsn = q.snd_nxt;
+            k.bytes_recvd = q.bytes_sent;
+            k.bitmap = vec![0];
+            k.ooo_count = 0;
+            k.ecn = false;
+            k.probe = false;
+            k.ts = now.wrapping_sub(p.net_base_rtt_ns);
         }
         SackKind::Malformed => match r.below(6) {
             0 if r.chance(0.5) => k.epsn = psn_add(q.snd_nxt, 1),

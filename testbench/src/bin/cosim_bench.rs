@@ -19,6 +19,7 @@ use testbench::designs::{
     SackReceiverSmall, SackSenderDefault, SackSenderSmall, StrackNicDefault, StrackNicSmall,
 };
 use testbench::designs::{LoadTable4x4, LoadTable64x16, LoadTable8x10, LoadTableDefault};
+use testbench::load::{self, Ids};
 use testbench::{
     context_pipe, cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, nic_rx, nic_tx,
     resolved_stimulus, run, run_bare, run_model, sack_receiver, sack_sender, strack_nic,
@@ -143,8 +144,165 @@ fn ntx<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: 
     )
 }
 
-/// `cosim_bench [CYCLES] [DESIGN...]`: every design (the report `make bench` writes), or the
-/// ones named.
+/// 800 Gb/s at a 4 KiB MTU: packets per second, and SACKs per second at 16 KiB coalescing.
+const LINE_PACKETS: f64 = 800e9 / (4096.0 * 8.0);
+const LINE_SACKS: f64 = 800e9 / (16384.0 * 8.0);
+
+/// Cycles each load row measures.
+const LOAD_CYCLES: usize = 20_000;
+
+/// One row of the load benchmark (`testbench::load`).
+struct LoadRow {
+    side: &'static str,
+    load: &'static str,
+    ids: Ids,
+    events: u64,
+    cycles: usize,
+    /// The blocks whose slowest Fmax sets the side's clock.
+    blocks: &'static [&'static str],
+    need: f64,
+}
+
+fn counted(r: &testbench::Report, points: &[&str]) -> u64 {
+    points
+        .iter()
+        .map(|p| r.coverage.0.get(p).copied().unwrap_or(0))
+        .sum()
+}
+
+/// The load rows at the default config (1024 connections), each a co-simulation.
+fn load_rows() -> Vec<LoadRow> {
+    let cfg = Config::default();
+    let mut rows = Vec::new();
+    let fail = |m: Box<testbench::Mismatch>| -> testbench::Report { panic!("{m}") };
+    for ids in Ids::ALL {
+        let (stim, cycles) = load::rx_packets(&cfg, ids, LOAD_CYCLES);
+        let r = run(
+            NicRxDefault::new,
+            || nic_rx::Block::new(&cfg, SACK_INITIAL_PSN),
+            0,
+            &stim,
+            "load",
+        )
+        .unwrap_or_else(fail);
+        rows.push(LoadRow {
+            side: "receive (nic_rx)",
+            load: "a data packet offered every cycle",
+            ids,
+            events: counted(
+                &r,
+                &[
+                    "in_order",
+                    "out_of_order",
+                    "duplicate_below_epsn",
+                    "duplicate_held",
+                    "out_of_window",
+                    "probe",
+                    "malformed_psn",
+                    "malformed_len",
+                ],
+            ),
+            cycles,
+            blocks: &["nic_rx"],
+            need: LINE_PACKETS,
+        });
+    }
+    const TX_BLOCKS: &[&str] = &["nic_sender", "nic_entropy", "nic_cwnd", "tx_sched"];
+    let tx_model = || nic_tx::Block::new(&cfg, SACK_INITIAL_PSN, NIC_SENDER_INITIAL_BYTES);
+    for ids in Ids::ALL {
+        let (stim, cycles) = load::tx_sacks(&cfg, ids, LOAD_CYCLES);
+        let r = run(NicTxDefault::new, tx_model, 0, &stim, "load").unwrap_or_else(fail);
+        rows.push(LoadRow {
+            side: "send (nic_tx)",
+            load: "a SACK offered every cycle",
+            ids,
+            events: counted(&r, &["source_sack"]),
+            cycles,
+            blocks: TX_BLOCKS,
+            need: LINE_SACKS,
+        });
+    }
+    for ids in Ids::ALL {
+        let (stim, cycles) = load::tx_transmits(&cfg, ids, LOAD_CYCLES);
+        let r = run(NicTxDefault::new, tx_model, 0, &stim, "load").unwrap_or_else(fail);
+        rows.push(LoadRow {
+            side: "send (nic_tx)",
+            load: "a transmit opportunity every cycle (packets sent)",
+            ids,
+            events: counted(&r, &["tx_new", "tx_retransmit", "tx_probe"]),
+            cycles,
+            blocks: TX_BLOCKS,
+            need: LINE_PACKETS,
+        });
+    }
+    rows
+}
+
+/// The slowest Fmax of `blocks` at the default config in the last `make synth` report, if it
+/// has all of them.
+fn fmax_of(report: &Option<serde_json::Value>, blocks: &[&str]) -> Option<f64> {
+    let rows = report.as_ref()?.get("rows")?.as_array()?;
+    blocks
+        .iter()
+        .map(|b| {
+            rows.iter()
+                .find(|r| r["block"] == *b && r["config"] == "default")
+                .and_then(|r| r["fmax_mhz"].as_f64())
+        })
+        .try_fold(f64::INFINITY, |m, f| f.map(|f| m.min(f)))
+}
+
+fn load_report(dir: &std::path::Path) {
+    let timing = dir.join("../report/timing.json");
+    let report: Option<serde_json::Value> = std::fs::read_to_string(&timing)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    println!();
+    println!(
+        "Load at 1024 connections: events taken per clock (co-simulated, every port compared), \
+         times the side's Fmax ({}):",
+        if report.is_some() {
+            "the slowest of its blocks in target/report/timing.json, from make synth"
+        } else {
+            "no target/report/timing.json: run make synth for the events/s"
+        }
+    );
+    println!(
+        "| side | load | ids | cycles | events | events/clock | Fmax (MHz) | events/s | needed at 800 Gb/s | margin |"
+    );
+    println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|");
+    let mut json = Vec::new();
+    for r in load_rows() {
+        let per_clock = r.events as f64 / r.cycles as f64;
+        let fmax = fmax_of(&report, r.blocks);
+        let rate = fmax.map(|f| f * 1e6 * per_clock);
+        let show = |v: Option<f64>, f: &dyn Fn(f64) -> String| v.map_or("–".to_string(), f);
+        println!(
+            "| {} | {} | {} | {} | {} | {:.3} | {} | {} | {:.1} M | {} |",
+            r.side,
+            r.load,
+            r.ids.name(),
+            r.cycles,
+            r.events,
+            per_clock,
+            show(fmax, &|f| format!("{f:.2}")),
+            show(rate, &|v| format!("{:.1} M", v / 1e6)),
+            r.need / 1e6,
+            show(rate, &|v| format!("{:.2}x", v / r.need)),
+        );
+        json.push(serde_json::json!({
+            "side": r.side, "load": r.load, "ids": r.ids.name(), "cycles": r.cycles,
+            "events": r.events, "events_per_clock": per_clock, "fmax_mhz": fmax,
+            "events_per_s": rate, "needed_per_s": r.need,
+        }));
+    }
+    let path = dir.join("load.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+    println!("written: {}", path.display());
+}
+
+/// `cosim_bench [CYCLES] [DESIGN...]`: every design and the load rows (the report `make bench`
+/// writes), or the designs named (`load`: the load rows).
 fn main() {
     let mut cycles = 2_000_000;
     let mut wanted: Vec<String> = Vec::new();
@@ -267,11 +425,14 @@ fn main() {
             &load_table_64x16_config()
         ),
     ];
-    if let Some(w) = wanted.iter().find(|w| !all.iter().any(|(n, _)| n == w)) {
+    if let Some(w) = wanted
+        .iter()
+        .find(|w| *w != "load" && !all.iter().any(|(n, _)| n == w))
+    {
         let known: Vec<&str> = all.iter().map(|(n, _)| *n).collect();
         eprintln!(
             "cosim_bench: unknown design `{w}` (the first argument, if a positive number, is \
-             the cycles per design); the designs: {}",
+             the cycles per design); the designs: {}, and `load` for the load rows",
             known.join(", ")
         );
         std::process::exit(2);
@@ -281,10 +442,12 @@ fn main() {
         .filter(|(n, _)| wanted.is_empty() || wanted.iter().any(|w| w == n))
         .map(|(_, f)| f(cycles))
         .collect();
-    println!(
-        "| design | cycles | co-sim cycles/s | bare Verilated cycles/s | model alone cycles/s |"
-    );
-    println!("|---|---:|---:|---:|---:|");
+    if !rows.is_empty() {
+        println!(
+            "| design | cycles | co-sim cycles/s | bare Verilated cycles/s | model alone cycles/s |"
+        );
+        println!("|---|---:|---:|---:|---:|");
+    }
     let mut json = Vec::new();
     for r in &rows {
         println!(
@@ -304,6 +467,11 @@ fn main() {
     } else {
         "cosim-selected.json"
     });
-    std::fs::write(&path, serde_json::to_string_pretty(&json).unwrap()).unwrap();
-    println!("written: {}", path.display());
+    if !rows.is_empty() {
+        std::fs::write(&path, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+        println!("written: {}", path.display());
+    }
+    if wanted.is_empty() || wanted.iter().any(|w| w == "load") {
+        load_report(&dir);
+    }
 }
