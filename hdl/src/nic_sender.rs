@@ -5,7 +5,8 @@
 //!
 //! ```text
 //!  S0: event ─► context shell (S0 read, S1 RAM data, S2 newest record) ─► S3: next-state
-//!      (the SACK's format checked)                                          function (the loop)
+//!      (the SACK's format checked)                                          function, SenderStep
+//!                                                                           (the loop)
 //!                                                                              │
 //!  output registers (m_*) ◄─────────────────────────────────────────────────────┘
 //! ```
@@ -316,91 +317,43 @@ impl<const W: usize> Logic for PopCount<W> {
     }
 }
 
-/// See the module documentation. `W`: `rx_window`; `SB`: `sack_bits`; `D`: [`record_bits`];
-/// `E`: [`event_bits`].
+/// The senders' next-state function (combinational): one event applied to one record, the
+/// step of `docs/blocks/nic_sender.md`. `W`, `SB`, `D`, `E` as [`NicSenderRtl`]'s.
 #[derive(LogicBlock)]
-pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E: usize> {
-    pub clock: Signal<In, Clock>,
-    /// Synchronous reset: the events in S1 and S2 are dropped and every record swept to the
-    /// initial one (`status_ready` low meanwhile).
-    pub s_reset: Signal<In, Bit>,
-
-    /// An event is offered (taken when `s_ready`).
-    pub s_valid: Signal<In, Bit>,
-    /// `status_ready` and not `s_reset`: the offered event is taken.
-    pub s_ready: Signal<Out, Bit>,
-    /// Its connection (`>= connections`: reported bad, touches nothing).
-    pub s_conn: Signal<In, Bits<16>>,
-    /// What it is: [`KIND_TIMER`] (and 5..=7), [`KIND_OPEN`], [`KIND_SACK`],
-    /// [`KIND_TRANSMIT`], [`KIND_DOORBELL`].
-    pub s_kind: Signal<In, Bits<3>>,
-    /// The time, ns.
-    pub s_now: Signal<In, Bits<32>>,
-    /// The window the event reads, bytes (the cwnd unit's view), presented the cycle after the
-    /// event (the composed send side reads it from a RAM addressed by the event's connection).
+pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: usize> {
+    /// The record as the events before it left it.
+    pub s_record: Signal<In, Bits<D>>,
+    /// The event, packed (`event_bits`).
+    pub s_event: Signal<In, Bits<E>>,
+    /// The window the event reads, bytes.
     pub s_cwnd: Signal<In, Bits<32>>,
-    /// The cwnd unit's achievedBDP is zero (a probe's SACK may then enter recovery); with
-    /// `s_cwnd`, the cycle after the event.
+    /// The cwnd unit's achievedBDP is zero.
     pub s_bdp_zero: Signal<In, Bit>,
-    /// An open's first PSN (wider than 24 bits: refused, nothing changes).
-    pub s_open_psn: Signal<In, Bits<32>>,
-    /// A SACK's expected PSN.
-    pub s_sack_epsn: Signal<In, Bits<32>>,
-    /// Its segment's first PSN (a multiple of `sack_bits`).
-    pub s_sack_base: Signal<In, Bits<32>>,
-    /// Its segment: bit `i` is PSN `base + i` received.
-    pub s_sack_bitmap: Signal<In, Bits<SB>>,
-    /// The receiver's byte count.
-    pub s_sack_bytes: Signal<In, Bits<32>>,
-    /// The receiver's out-of-order count.
-    pub s_sack_ooo: Signal<In, Bits<32>>,
-    /// The time stamp it echoes.
-    pub s_sack_ts: Signal<In, Bits<32>>,
-    /// It answers a probe.
-    pub s_sack_probe: Signal<In, Bit>,
-    /// A doorbell's bytes for the backlog.
-    pub s_doorbell_bytes: Signal<In, Bits<32>>,
-
-    /// An event taken `LATENCY` cycles ago completes.
-    pub m_valid: Signal<Out, Bit>,
-    /// Its connection was out of range (every result below zero).
-    pub m_bad: Signal<Out, Bit>,
-    pub m_conn: Signal<Out, Bits<16>>,
+    /// The record after the event (an open: the fresh record at its PSN).
+    pub m_next: Signal<Out, Bits<D>>,
     /// An open started the connection afresh.
     pub m_opened: Signal<Out, Bit>,
-    /// An open asked for a PSN wider than 24 bits: nothing changed.
+    /// An open asked for a PSN wider than 24 bits.
     pub m_open_refused: Signal<Out, Bit>,
-    /// A SACK was accepted.
     pub m_sack_accepted: Signal<Out, Bit>,
-    /// A SACK was malformed (it changed nothing; the timeout was still checked).
     pub m_sack_malformed: Signal<Out, Bit>,
-    /// The bytes an accepted SACK newly acknowledged (the cwnd unit's input).
+    /// The bytes an accepted SACK newly acknowledged (0 otherwise).
     pub m_acked_bytes: Signal<Out, Bits<32>>,
-    /// A doorbell's bytes joined the backlog.
     pub m_doorbell_ok: Signal<Out, Bit>,
-    /// A doorbell was refused: the backlog would pass 2^32 - 1.
     pub m_doorbell_refused: Signal<Out, Bit>,
-    /// A transmit opportunity sent a packet.
+    /// A packet is sent: PSN, length, kind, ACK request.
     pub m_tx_valid: Signal<Out, Bit>,
     pub m_tx_psn: Signal<Out, Bits<32>>,
-    /// Its payload bytes (0 for a probe).
     pub m_tx_len: Signal<Out, Bits<32>>,
-    /// [`TX_NEW`], [`TX_RETRANSMIT`] or [`TX_PROBE`].
     pub m_tx_kind: Signal<Out, Bits<2>>,
-    /// It empties the backlog: the receiver acknowledges it at once.
     pub m_tx_ack_req: Signal<Out, Bit>,
-    /// A loss detector fired.
+    /// A loss detector fired, and which.
     pub m_loss_valid: Signal<Out, Bit>,
-    /// [`LOSS_OOO`], [`LOSS_PROBE`] or [`LOSS_TIMEOUT`].
     pub m_loss_kind: Signal<Out, Bits<2>>,
-    /// The connection can send after the event (its bit at the transmit scheduler).
+    /// The connection can send after the event.
     pub m_work: Signal<Out, Bit>,
 
-    /// The sweep is over: events are taken.
-    pub status_ready: Signal<Out, Bit>,
-
     cfg_psn_mask: Constant<Bits<32>>,
-    cfg_seg_low: Constant<Bits<32>>,
     cfg_sb: Constant<Bits<32>>,
     cfg_w: Constant<Bits<16>>,
     /// `W - 1`: a PSN's slot, and the width of the offsets back from `snd_nxt`.
@@ -423,7 +376,6 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     cfg_ones_w: Constant<Bits<W>>,
     cfg_one_w: Constant<Bits<W>>,
 
-    pipe: ContextPipe<D, E>,
     epsn_below: PsnBelow<1>,
     seg_top: HighestSet<SB>,
     run_hi: LowestSet<W>,
@@ -432,8 +384,6 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     lost_all: LowestSet<W>,
     lost_count: PopCount<W>,
 
-    // S0: the event packed for the shell.
-    ev_in: Signal<Local, Bits<E>>,
     // S3: the record and the event unpacked.
     rec: Signal<Local, Bits<D>>,
     ev: Signal<Local, Bits<E>>,
@@ -592,6 +542,100 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     work: Signal<Local, Bit>,
     opened: Signal<Local, Bit>,
     next: Signal<Local, Bits<D>>,
+}
+
+/// See the module documentation. `W`: `rx_window`; `SB`: `sack_bits`; `D`: [`record_bits`];
+/// `E`: [`event_bits`].
+#[derive(LogicBlock)]
+pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E: usize> {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: the events in S1 and S2 are dropped and every record swept to the
+    /// initial one (`status_ready` low meanwhile).
+    pub s_reset: Signal<In, Bit>,
+
+    /// An event is offered (taken when `s_ready`).
+    pub s_valid: Signal<In, Bit>,
+    /// `status_ready` and not `s_reset`: the offered event is taken.
+    pub s_ready: Signal<Out, Bit>,
+    /// Its connection (`>= connections`: reported bad, touches nothing).
+    pub s_conn: Signal<In, Bits<16>>,
+    /// What it is: [`KIND_TIMER`] (and 5..=7), [`KIND_OPEN`], [`KIND_SACK`],
+    /// [`KIND_TRANSMIT`], [`KIND_DOORBELL`].
+    pub s_kind: Signal<In, Bits<3>>,
+    /// The time, ns.
+    pub s_now: Signal<In, Bits<32>>,
+    /// The window the event reads, bytes (the cwnd unit's view), presented the cycle after the
+    /// event (the composed send side reads it from a RAM addressed by the event's connection).
+    pub s_cwnd: Signal<In, Bits<32>>,
+    /// The cwnd unit's achievedBDP is zero (a probe's SACK may then enter recovery); with
+    /// `s_cwnd`, the cycle after the event.
+    pub s_bdp_zero: Signal<In, Bit>,
+    /// An open's first PSN (wider than 24 bits: refused, nothing changes).
+    pub s_open_psn: Signal<In, Bits<32>>,
+    /// A SACK's expected PSN.
+    pub s_sack_epsn: Signal<In, Bits<32>>,
+    /// Its segment's first PSN (a multiple of `sack_bits`).
+    pub s_sack_base: Signal<In, Bits<32>>,
+    /// Its segment: bit `i` is PSN `base + i` received.
+    pub s_sack_bitmap: Signal<In, Bits<SB>>,
+    /// The receiver's byte count.
+    pub s_sack_bytes: Signal<In, Bits<32>>,
+    /// The receiver's out-of-order count.
+    pub s_sack_ooo: Signal<In, Bits<32>>,
+    /// The time stamp it echoes.
+    pub s_sack_ts: Signal<In, Bits<32>>,
+    /// It answers a probe.
+    pub s_sack_probe: Signal<In, Bit>,
+    /// A doorbell's bytes for the backlog.
+    pub s_doorbell_bytes: Signal<In, Bits<32>>,
+
+    /// An event taken `LATENCY` cycles ago completes.
+    pub m_valid: Signal<Out, Bit>,
+    /// Its connection was out of range (every result below zero).
+    pub m_bad: Signal<Out, Bit>,
+    pub m_conn: Signal<Out, Bits<16>>,
+    /// An open started the connection afresh.
+    pub m_opened: Signal<Out, Bit>,
+    /// An open asked for a PSN wider than 24 bits: nothing changed.
+    pub m_open_refused: Signal<Out, Bit>,
+    /// A SACK was accepted.
+    pub m_sack_accepted: Signal<Out, Bit>,
+    /// A SACK was malformed (it changed nothing; the timeout was still checked).
+    pub m_sack_malformed: Signal<Out, Bit>,
+    /// The bytes an accepted SACK newly acknowledged (the cwnd unit's input).
+    pub m_acked_bytes: Signal<Out, Bits<32>>,
+    /// A doorbell's bytes joined the backlog.
+    pub m_doorbell_ok: Signal<Out, Bit>,
+    /// A doorbell was refused: the backlog would pass 2^32 - 1.
+    pub m_doorbell_refused: Signal<Out, Bit>,
+    /// A transmit opportunity sent a packet.
+    pub m_tx_valid: Signal<Out, Bit>,
+    pub m_tx_psn: Signal<Out, Bits<32>>,
+    /// Its payload bytes (0 for a probe).
+    pub m_tx_len: Signal<Out, Bits<32>>,
+    /// [`TX_NEW`], [`TX_RETRANSMIT`] or [`TX_PROBE`].
+    pub m_tx_kind: Signal<Out, Bits<2>>,
+    /// It empties the backlog: the receiver acknowledges it at once.
+    pub m_tx_ack_req: Signal<Out, Bit>,
+    /// A loss detector fired.
+    pub m_loss_valid: Signal<Out, Bit>,
+    /// [`LOSS_OOO`], [`LOSS_PROBE`] or [`LOSS_TIMEOUT`].
+    pub m_loss_kind: Signal<Out, Bits<2>>,
+    /// The connection can send after the event (its bit at the transmit scheduler).
+    pub m_work: Signal<Out, Bit>,
+
+    /// The sweep is over: events are taken.
+    pub status_ready: Signal<Out, Bit>,
+
+    cfg_psn_mask: Constant<Bits<32>>,
+    cfg_seg_low: Constant<Bits<32>>,
+
+    pipe: ContextPipe<D, E>,
+    /// The next-state function: the record and the event the shell shows, to the record after.
+    step: SenderStep<W, SB, D, E>,
+
+    // S0: the event packed for the shell.
+    ev_in: Signal<Local, Bits<E>>,
 
     /// The window, presented the cycle after its event (`s_cwnd`, `s_bdp_zero`), on its way to
     /// S3: the composed send side reads it from a RAM addressed by the event's connection.
@@ -620,47 +664,19 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     out_work: DFF<Bit>,
 }
 
-impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderRtl<W, SB, D, E> {
-    /// `conns` connections, each starting (and restarting after a reset) at `initial_psn` with
-    /// `initial_bytes` sent and received (an open starts at 0); `no_forward`: the shell's
-    /// forwarding distance to switch off (the co-sim's broken variants only).
-    pub fn new(
-        conns: u32,
-        k: &SenderConsts,
-        initial_psn: u32,
-        initial_bytes: u32,
-        no_forward: Option<u32>,
-    ) -> Self {
-        assert!(W.is_power_of_two() && SB.is_power_of_two() && SB <= W && SB <= 256);
-        assert!((16..=4096).contains(&W));
-        assert_eq!(D, record_bits(W));
-        assert_eq!(E, event_bits(SB));
+impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderStep<W, SB, D, E> {
+    /// The step with the config's timing constants.
+    pub fn new(k: &SenderConsts) -> Self {
         let l = W.trailing_zeros() as usize;
         let off_out = FIXED_BITS + W;
         let c16 = |v: u64| Constant::new(bits::<16>(v));
         let c32 = |v: u64| Constant::new(bits::<32>(v));
-        NicSenderRtl {
-            clock: Default::default(),
-            s_reset: Default::default(),
-            s_valid: Default::default(),
-            s_ready: Default::default(),
-            s_conn: Default::default(),
-            s_kind: Default::default(),
-            s_now: Default::default(),
+        SenderStep {
+            s_record: Default::default(),
+            s_event: Default::default(),
             s_cwnd: Default::default(),
             s_bdp_zero: Default::default(),
-            s_open_psn: Default::default(),
-            s_sack_epsn: Default::default(),
-            s_sack_base: Default::default(),
-            s_sack_bitmap: Default::default(),
-            s_sack_bytes: Default::default(),
-            s_sack_ooo: Default::default(),
-            s_sack_ts: Default::default(),
-            s_sack_probe: Default::default(),
-            s_doorbell_bytes: Default::default(),
-            m_valid: Default::default(),
-            m_bad: Default::default(),
-            m_conn: Default::default(),
+            m_next: Default::default(),
             m_opened: Default::default(),
             m_open_refused: Default::default(),
             m_sack_accepted: Default::default(),
@@ -676,9 +692,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             m_loss_valid: Default::default(),
             m_loss_kind: Default::default(),
             m_work: Default::default(),
-            status_ready: Default::default(),
             cfg_psn_mask: c32(0xFF_FFFF),
-            cfg_seg_low: c32(SB as u64 - 1),
             cfg_sb: c32(SB as u64),
             cfg_w: c16(W as u64),
             cfg_slot_mask: c16(W as u64 - 1),
@@ -698,11 +712,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             cfg_ones_sb: Constant::new(!Bits::<SB>::default()),
             cfg_ones_w: Constant::new(!Bits::<W>::default()),
             cfg_one_w: Constant::new(bits::<W>(1)),
-            pipe: ContextPipe::new(
-                conns,
-                initial_record::<D>(initial_psn, initial_bytes),
-                no_forward,
-            ),
             epsn_below: PsnBelow::new(false),
             seg_top: Default::default(),
             run_hi: Default::default(),
@@ -710,7 +719,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             lost_hi: Default::default(),
             lost_all: Default::default(),
             lost_count: Default::default(),
-            ev_in: Default::default(),
             rec: Default::default(),
             ev: Default::default(),
             nxt: Default::default(),
@@ -858,6 +866,73 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             work: Default::default(),
             opened: Default::default(),
             next: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderRtl<W, SB, D, E> {
+    /// `conns` connections, each starting (and restarting after a reset) at `initial_psn` with
+    /// `initial_bytes` sent and received (an open starts at 0); `no_forward`: the shell's
+    /// forwarding distance to switch off (the co-sim's broken variants only).
+    pub fn new(
+        conns: u32,
+        k: &SenderConsts,
+        initial_psn: u32,
+        initial_bytes: u32,
+        no_forward: Option<u32>,
+    ) -> Self {
+        assert!(W.is_power_of_two() && SB.is_power_of_two() && SB <= W && SB <= 256);
+        assert!((16..=4096).contains(&W));
+        assert_eq!(D, record_bits(W));
+        assert_eq!(E, event_bits(SB));
+        let c32 = |v: u64| Constant::new(bits::<32>(v));
+        NicSenderRtl {
+            clock: Default::default(),
+            s_reset: Default::default(),
+            s_valid: Default::default(),
+            s_ready: Default::default(),
+            s_conn: Default::default(),
+            s_kind: Default::default(),
+            s_now: Default::default(),
+            s_cwnd: Default::default(),
+            s_bdp_zero: Default::default(),
+            s_open_psn: Default::default(),
+            s_sack_epsn: Default::default(),
+            s_sack_base: Default::default(),
+            s_sack_bitmap: Default::default(),
+            s_sack_bytes: Default::default(),
+            s_sack_ooo: Default::default(),
+            s_sack_ts: Default::default(),
+            s_sack_probe: Default::default(),
+            s_doorbell_bytes: Default::default(),
+            m_valid: Default::default(),
+            m_bad: Default::default(),
+            m_conn: Default::default(),
+            m_opened: Default::default(),
+            m_open_refused: Default::default(),
+            m_sack_accepted: Default::default(),
+            m_sack_malformed: Default::default(),
+            m_acked_bytes: Default::default(),
+            m_doorbell_ok: Default::default(),
+            m_doorbell_refused: Default::default(),
+            m_tx_valid: Default::default(),
+            m_tx_psn: Default::default(),
+            m_tx_len: Default::default(),
+            m_tx_kind: Default::default(),
+            m_tx_ack_req: Default::default(),
+            m_loss_valid: Default::default(),
+            m_loss_kind: Default::default(),
+            m_work: Default::default(),
+            status_ready: Default::default(),
+            cfg_psn_mask: c32(0xFF_FFFF),
+            cfg_seg_low: c32(SB as u64 - 1),
+            pipe: ContextPipe::new(
+                conns,
+                initial_record::<D>(initial_psn, initial_bytes),
+                no_forward,
+            ),
+            step: SenderStep::new(k),
+            ev_in: Default::default(),
             out_valid: Default::default(),
             out_bad: Default::default(),
             out_conn: Default::default(),
@@ -885,75 +960,13 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
 }
 
 impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
-    for NicSenderRtl<W, SB, D, E>
+    for SenderStep<W, SB, D, E>
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            out_valid,
-            out_bad,
-            out_conn,
-            out_opened,
-            out_open_refused,
-            out_sack_accepted,
-            out_sack_malformed,
-            out_acked_bytes,
-            out_doorbell_ok,
-            out_doorbell_refused,
-            out_tx_valid,
-            out_tx_psn,
-            out_tx_len,
-            out_tx_kind,
-            out_tx_ack_req,
-            out_loss_valid,
-            out_loss_kind,
-            out_work,
-            win1,
-            win2,
-            bdp1,
-            bdp2
-        );
-
-        // ---- S0: the event into the shell; the SACK's format (no state needed) checked here.
-        self.pipe.clock.next = self.clock.val();
-        self.pipe.s_reset.next = self.s_reset.val();
-        self.pipe.s_valid.next = self.s_valid.val();
-        self.pipe.s_id.next = self.s_conn.val();
-        self.s_ready.next = self.pipe.status_ready.val() & !self.s_reset.val();
-        self.status_ready.next = self.pipe.status_ready.val();
-        self.ev_in.next = bit_cast::<E, 3>(self.s_kind.val())
-            | (bit_cast::<E, 32>(self.s_now.val()) << 3)
-            | (bit_cast::<E, 32>(self.s_open_psn.val() & self.cfg_psn_mask.val()) << 36)
-            | (bit_cast::<E, 32>(self.s_sack_epsn.val() & self.cfg_psn_mask.val()) << 61)
-            | (bit_cast::<E, 32>(self.s_sack_base.val() & self.cfg_psn_mask.val()) << 85)
-            | (bit_cast::<E, 32>(self.s_sack_bytes.val()) << 109)
-            | (bit_cast::<E, 32>(self.s_sack_ooo.val()) << 141)
-            | (bit_cast::<E, 32>(self.s_sack_ts.val()) << 173)
-            | (bit_cast::<E, 32>(self.s_doorbell_bytes.val()) << 206)
-            | (bit_cast::<E, SB>(self.s_sack_bitmap.val()) << 238);
-        // The window comes a cycle after its event: S1 and S2 carry it beside the shell.
-        self.win1.d.next = self.s_cwnd.val();
-        self.win2.d.next = self.win1.q.val();
-        self.bdp1.d.next = self.s_bdp_zero.val();
-        self.bdp2.d.next = self.bdp1.q.val();
-        self.ev_in.next = self
-            .ev_in
-            .val()
-            .replace_bit(35, (self.s_open_psn.val() & !self.cfg_psn_mask.val()).any());
-        self.ev_in.next = self.ev_in.val().replace_bit(
-            60,
-            (self.s_sack_epsn.val() & !self.cfg_psn_mask.val()).any()
-                | (self.s_sack_base.val() & !self.cfg_psn_mask.val()).any()
-                | (self.s_sack_base.val() & self.cfg_seg_low.val()).any(),
-        );
-        self.ev_in.next = self.ev_in.val().replace_bit(205, self.s_sack_probe.val());
-        self.pipe.s_event.next = self.ev_in.val();
-
-        // ---- S3: the record and the event.
-        self.rec.next = self.pipe.m_record.val();
-        self.ev.next = self.pipe.m_event.val();
+        // ---- The record and the event unpacked.
+        self.rec.next = self.s_record.val();
+        self.ev.next = self.s_event.val();
         self.nxt.next = bit_cast::<32, 24>(self.rec.val().get_bits::<24>(0));
         self.bsent.next = self.rec.val().get_bits::<32>(24);
         self.brecv.next = self.rec.val().get_bits::<32>(56);
@@ -984,8 +997,8 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.is_tx.next = self.kind.val() == 3_usize.to_bits::<3>();
         self.is_door.next = self.kind.val() == 4_usize.to_bits::<3>();
         self.now.next = self.ev.val().get_bits::<32>(3);
-        self.cwnd.next = self.win2.q.val();
-        self.bdp_zero.next = self.bdp2.q.val();
+        self.cwnd.next = self.s_cwnd.val();
+        self.bdp_zero.next = self.s_bdp_zero.val();
         self.open_wide.next = self.ev.val().get_bit(35);
         self.open_psn.next = bit_cast::<32, 24>(self.ev.val().get_bits::<24>(36));
         self.fmt_bad.next = self.ev.val().get_bit(60);
@@ -1351,7 +1364,103 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             self.next.next = bit_cast::<D, 32>(self.open_psn.val());
             self.work.next = false;
         }
-        self.pipe.s_next.next = self.next.val();
+        self.m_next.next = self.next.val();
+
+        // ---- The results.
+        self.m_opened.next = self.opened.val();
+        self.m_open_refused.next = self.is_open.val() & self.open_wide.val();
+        self.m_sack_accepted.next = self.acc.val();
+        self.m_sack_malformed.next = self.is_sack.val() & self.malformed.val();
+        self.m_acked_bytes.next = 0.into();
+        if self.acc.val() {
+            self.m_acked_bytes.next = self.acked_bytes.val();
+        }
+        self.m_doorbell_ok.next = self.is_door.val() & self.door_ok.val();
+        self.m_doorbell_refused.next = self.is_door.val() & !self.door_ok.val();
+        self.m_tx_valid.next = self.do_probe.val() | self.do_retx.val() | self.do_new.val();
+        self.m_tx_psn.next = self.tx_psn.val();
+        self.m_tx_len.next = self.tx_len.val();
+        self.m_tx_kind.next = self.tx_kind.val();
+        self.m_tx_ack_req.next = self.tx_ack.val();
+        self.m_loss_valid.next = self.loss_v.val();
+        self.m_loss_kind.next = self.loss_k.val();
+        self.m_work.next = self.work.val();
+    }
+}
+
+impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
+    for NicSenderRtl<W, SB, D, E>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            out_valid,
+            out_bad,
+            out_conn,
+            out_opened,
+            out_open_refused,
+            out_sack_accepted,
+            out_sack_malformed,
+            out_acked_bytes,
+            out_doorbell_ok,
+            out_doorbell_refused,
+            out_tx_valid,
+            out_tx_psn,
+            out_tx_len,
+            out_tx_kind,
+            out_tx_ack_req,
+            out_loss_valid,
+            out_loss_kind,
+            out_work,
+            win1,
+            win2,
+            bdp1,
+            bdp2
+        );
+
+        // ---- S0: the event into the shell; the SACK's format (no state needed) checked here.
+        self.pipe.clock.next = self.clock.val();
+        self.pipe.s_reset.next = self.s_reset.val();
+        self.pipe.s_valid.next = self.s_valid.val();
+        self.pipe.s_id.next = self.s_conn.val();
+        self.s_ready.next = self.pipe.status_ready.val() & !self.s_reset.val();
+        self.status_ready.next = self.pipe.status_ready.val();
+        self.ev_in.next = bit_cast::<E, 3>(self.s_kind.val())
+            | (bit_cast::<E, 32>(self.s_now.val()) << 3)
+            | (bit_cast::<E, 32>(self.s_open_psn.val() & self.cfg_psn_mask.val()) << 36)
+            | (bit_cast::<E, 32>(self.s_sack_epsn.val() & self.cfg_psn_mask.val()) << 61)
+            | (bit_cast::<E, 32>(self.s_sack_base.val() & self.cfg_psn_mask.val()) << 85)
+            | (bit_cast::<E, 32>(self.s_sack_bytes.val()) << 109)
+            | (bit_cast::<E, 32>(self.s_sack_ooo.val()) << 141)
+            | (bit_cast::<E, 32>(self.s_sack_ts.val()) << 173)
+            | (bit_cast::<E, 32>(self.s_doorbell_bytes.val()) << 206)
+            | (bit_cast::<E, SB>(self.s_sack_bitmap.val()) << 238);
+        // The window comes a cycle after its event: S1 and S2 carry it beside the shell.
+        self.win1.d.next = self.s_cwnd.val();
+        self.win2.d.next = self.win1.q.val();
+        self.bdp1.d.next = self.s_bdp_zero.val();
+        self.bdp2.d.next = self.bdp1.q.val();
+        self.ev_in.next = self
+            .ev_in
+            .val()
+            .replace_bit(35, (self.s_open_psn.val() & !self.cfg_psn_mask.val()).any());
+        self.ev_in.next = self.ev_in.val().replace_bit(
+            60,
+            (self.s_sack_epsn.val() & !self.cfg_psn_mask.val()).any()
+                | (self.s_sack_base.val() & !self.cfg_psn_mask.val()).any()
+                | (self.s_sack_base.val() & self.cfg_seg_low.val()).any(),
+        );
+        self.ev_in.next = self.ev_in.val().replace_bit(205, self.s_sack_probe.val());
+        self.pipe.s_event.next = self.ev_in.val();
+
+        // ---- S3: the next-state function on the record and the event the shell shows.
+        self.step.s_record.next = self.pipe.m_record.val();
+        self.step.s_event.next = self.pipe.m_event.val();
+        self.step.s_cwnd.next = self.win2.q.val();
+        self.step.s_bdp_zero.next = self.bdp2.q.val();
+        self.pipe.s_next.next = self.step.m_next.val();
 
         // ---- Output registers: every result zero unless an event with a good id completes.
         self.out_valid.d.next = self.pipe.m_valid.val();
@@ -1376,23 +1485,21 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.out_loss_kind.d.next = 0.into();
         self.out_work.d.next = false;
         if self.pipe.m_write.val() {
-            self.out_opened.d.next = self.opened.val();
-            self.out_open_refused.d.next = self.is_open.val() & self.open_wide.val();
-            self.out_sack_accepted.d.next = self.acc.val();
-            self.out_sack_malformed.d.next = self.is_sack.val() & self.malformed.val();
-            if self.acc.val() {
-                self.out_acked_bytes.d.next = self.acked_bytes.val();
-            }
-            self.out_doorbell_ok.d.next = self.is_door.val() & self.door_ok.val();
-            self.out_doorbell_refused.d.next = self.is_door.val() & !self.door_ok.val();
-            self.out_tx_valid.d.next = self.do_probe.val() | self.do_retx.val() | self.do_new.val();
-            self.out_tx_psn.d.next = self.tx_psn.val();
-            self.out_tx_len.d.next = self.tx_len.val();
-            self.out_tx_kind.d.next = self.tx_kind.val();
-            self.out_tx_ack_req.d.next = self.tx_ack.val();
-            self.out_loss_valid.d.next = self.loss_v.val();
-            self.out_loss_kind.d.next = self.loss_k.val();
-            self.out_work.d.next = self.work.val();
+            self.out_opened.d.next = self.step.m_opened.val();
+            self.out_open_refused.d.next = self.step.m_open_refused.val();
+            self.out_sack_accepted.d.next = self.step.m_sack_accepted.val();
+            self.out_sack_malformed.d.next = self.step.m_sack_malformed.val();
+            self.out_acked_bytes.d.next = self.step.m_acked_bytes.val();
+            self.out_doorbell_ok.d.next = self.step.m_doorbell_ok.val();
+            self.out_doorbell_refused.d.next = self.step.m_doorbell_refused.val();
+            self.out_tx_valid.d.next = self.step.m_tx_valid.val();
+            self.out_tx_psn.d.next = self.step.m_tx_psn.val();
+            self.out_tx_len.d.next = self.step.m_tx_len.val();
+            self.out_tx_kind.d.next = self.step.m_tx_kind.val();
+            self.out_tx_ack_req.d.next = self.step.m_tx_ack_req.val();
+            self.out_loss_valid.d.next = self.step.m_loss_valid.val();
+            self.out_loss_kind.d.next = self.step.m_loss_kind.val();
+            self.out_work.d.next = self.step.m_work.val();
         }
         self.m_valid.next = self.out_valid.q.val();
         self.m_bad.next = self.out_bad.q.val();
