@@ -10,9 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use strack_config::Config;
-
 /// 800 Gb/s at a 4 KiB MTU, in packets per second: the line rate a block must keep up with.
-pub const LINE_RATE_PPS: f64 = 800e9 / (4096.0 * 8.0);
+pub use strack_config::LINE_RATE_PPS;
 /// The clock every block aims at on ECP5 (issue 5).
 pub const TARGET_MHZ: f64 = 125.0;
 /// Device and package of the out-of-context runs.

@@ -51,6 +51,10 @@ pub const NIC_TX_WORK_WRITE: u64 = 7;
 /// the SACKs (and opens) taken on cycles up to t - `NIC_TX_VIEW_LAG` left it (the cwnd unit's
 /// pipeline lies between). Shared by the model and the RTL.
 pub const NIC_TX_VIEW_LAG: u64 = 24;
+/// 800 Gb/s at a 4 KiB MTU, packets per second: the line rate the blocks are measured against.
+pub const LINE_RATE_PPS: f64 = 800e9 / (4096.0 * 8.0);
+/// The SACKs per second 800 Gb/s brings back at 16 KiB coalescing.
+pub const LINE_RATE_SACKS: f64 = 800e9 / (16384.0 * 8.0);
 /// The senders' settling distance (`golden_model::nic_sender`, DECISION "settled searches"):
 /// an event taken less than this many cycles after the last event that repositioned its
 /// connection is unsettled. 1: every event is settled (the senders' first RTL design, exact).

@@ -24,11 +24,11 @@
 //! window: running `snd_una` over the acknowledged PSNs after a SACK, the lowest lost PSN a
 //! retransmission takes, the lost bytes `inflight` subtracts. The RTL makes them over
 //! pipeline stages from its connection's record as the events taken at least
-//! `settle_cycles` cycles earlier left it, so an event right behind one that moved things
+//! `NIC_SENDER_SETTLE` cycles earlier left it, so an event right behind one that moved things
 //! cannot wait for them. An event *repositions* its connection when it is an accepted open
 //! or SACK, declares a loss, moves `snd_una`, or sends a packet (new, retransmitted or a
-//! probe): so a settled event finds its connection as it was `settle_cycles` cycles before
-//! but for the backlog (doorbells). An event taken less than `settle_cycles`
+//! probe): so a settled event finds its connection as it was `NIC_SENDER_SETTLE` cycles before
+//! but for the backlog (doorbells). An event taken less than `NIC_SENDER_SETTLE`
 //! cycles after the last reposition of its connection is *unsettled*: it does everything
 //! else exactly, but it does not run `snd_una` past the EPSN over acknowledged PSNs, reads
 //! `inflight` with the lost bytes as the last settled event left them (`lost_view`),
@@ -37,7 +37,7 @@
 //! acknowledged PSNs at its head (what unsettled SACKs left), then steps exactly, and leaves
 //! its lost bytes as the view. Nothing is lost: an unsettled SACK's marks and EPSN are
 //! applied at once, and the next settled event (a transmit, a SACK, or the timer scan's
-//! check) does the rest. With `settle_cycles` 1 every event is settled: the rules above, exactly.
+//! check) does the rest. With `NIC_SENDER_SETTLE` 1 every event is settled: the rules above, exactly.
 //!
 //! The records live in a [`ContextStore`] (the sweep after power-on and after a reset, ids out
 //! of range reported and touching nothing). The model knows nothing of RAM or forwarding; the
@@ -62,8 +62,6 @@ pub struct Sender {
     pub lost_view: u32,
     /// The cycle of the last event that repositioned the connection, if any since it opened.
     pub repositioned: Option<u64>,
-    /// The build's settling distance, cycles (DECISION "settled searches").
-    pub settle_cycles: u64,
 }
 
 /// What an event asks of its connection.
@@ -124,15 +122,7 @@ impl Sender {
             sack,
             lost_view: 0,
             repositioned: None,
-            settle_cycles: NIC_SENDER_SETTLE,
         }
-    }
-
-    /// `self` in a build whose settling distance is `cycles` (at least 1).
-    pub fn with_settle(mut self, cycles: u64) -> Self {
-        assert!(cycles >= 1, "a settling distance is at least one cycle");
-        self.settle_cycles = cycles;
-        self
     }
 
     /// `self` with `bytes` sent and received (nothing in flight).
@@ -163,19 +153,16 @@ impl Sender {
         self.has_work_viewed(now, v, false)
     }
 
-    /// As [`Sender::has_work`]; an `unsettled` event reads the lost bytes of `claimed_view`.
+    /// As [`Sender::has_work`]; an `unsettled` event reads the lost bytes of `lost_view`.
     fn has_work_viewed(&self, now: u32, v: &View, unsettled: bool) -> bool {
         let s = &self.sack;
         let p = s.params();
         let outstanding = s.outstanding();
         let probe_due = outstanding != 0 && elapsed(now, s.probe_ts) >= p.probe_interval_ns;
-        let (inflight, lost) = if unsettled {
-            // Every lost PSN has a length of at least one byte: lost bytes mean a lost PSN.
-            (s.inflight_viewed(self.lost_view), self.lost_view != 0)
-        } else {
-            (s.inflight(), s.lowest_lost().is_some())
-        };
-        let open = inflight < v.cwnd_bytes;
+        let view = unsettled.then_some(self.lost_view);
+        // Every lost PSN has a length of at least one byte: lost bytes mean a lost PSN.
+        let lost = view.map_or_else(|| s.lowest_lost().is_some(), |l| l != 0);
+        let open = s.inflight_viewed(view) < v.cwnd_bytes;
         let new = self.cut().is_some() && outstanding < p.rx_window;
         probe_due || open && (lost || new)
     }
@@ -190,24 +177,25 @@ impl Sender {
         }
     }
 
-    /// The event taken on cycle `t` is settled (DECISION "settled searches").
-    pub fn settled_at(&self, t: u64) -> bool {
+    /// An event taken on cycle `t` is settled in a build whose settling distance is `settle`
+    /// cycles (DECISION "settled searches").
+    pub fn settled_at(&self, t: u64, settle: u64) -> bool {
         self.repositioned
-            .is_none_or(|r| t.saturating_sub(r) >= self.settle_cycles)
+            .is_none_or(|r| t.saturating_sub(r) >= settle)
     }
 
-    /// Apply an event taken on cycle `t` at time `now` with the window `v`; `fresh` is a
-    /// newly opened connection.
+    /// Apply an event taken on cycle `t` at time `now` with the window `v`, at the settling
+    /// distance `settle`; `fresh` is a newly opened connection.
     pub fn apply(
         &self,
         ev: &Event,
-        t: u64,
+        (t, settle): (u64, u64),
         now: u32,
         v: &View,
         fresh: &Sender,
     ) -> (Sender, Effect) {
         let mut c = self.clone();
-        let settled = self.settled_at(t);
+        let settled = self.settled_at(t, settle);
         let una_before = c.sack.snd_una;
         if settled && !matches!(ev, Event::Open(_)) {
             c.sack.settle(now);
@@ -303,6 +291,8 @@ pub struct NicSender {
     fresh: Sender,
     /// Cycles since power-on (the settling distance counts in it).
     cycle: u64,
+    /// The settling distance, cycles (at least 1).
+    settle: u64,
 }
 
 impl NicSender {
@@ -321,15 +311,15 @@ impl NicSender {
     /// As [`NicSender::with_initial_bytes`], in a build whose settling distance is `settle`
     /// cycles (DECISION "settled searches").
     pub fn with_settle(cfg: &Config, initial_psn: u32, bytes: u32, settle: u64) -> Self {
+        assert!(settle >= 1, "a settling distance is at least one cycle");
         NicSender {
             store: ContextStore::new(
                 cfg.nic.connections,
-                Sender::new(cfg, initial_psn)
-                    .with_bytes(bytes)
-                    .with_settle(settle),
+                Sender::new(cfg, initial_psn).with_bytes(bytes),
             ),
-            fresh: Sender::new(cfg, 0).with_settle(settle),
+            fresh: Sender::new(cfg, 0),
             cycle: 0,
+            settle,
         }
     }
 
@@ -355,8 +345,8 @@ impl NicSender {
             self.store.step(input.reset, None);
             return None;
         };
-        let (conn, now, fresh) = (*conn, input.now, &self.fresh);
-        let next = |r: &Sender| r.apply(ev, t, now, v, fresh).0;
+        let (conn, now, fresh, at) = (*conn, input.now, &self.fresh, (t, self.settle));
+        let next = |r: &Sender| r.apply(ev, at, now, v, fresh).0;
         match self.store.step(input.reset, Some((conn, &next))) {
             Taken::No => None,
             Taken::Bad => Some(Done {
@@ -367,7 +357,7 @@ impl NicSender {
             Taken::Applied { before, .. } => Some(Done {
                 conn,
                 bad: false,
-                effect: Some(before.apply(ev, t, now, v, fresh).1),
+                effect: Some(before.apply(ev, at, now, v, fresh).1),
             }),
         }
     }

@@ -139,16 +139,23 @@ impl TxConn {
         self.sacks.len()
     }
 
-    /// Apply an event taken on cycle `t` at time `now`; `fresh` is a newly opened connection
-    /// at PSN 0 (an open keeps only the view's history).
-    pub fn apply(&self, ev: &Event, t: u64, now: u32, fresh: &TxConn) -> (TxConn, Effect) {
+    /// Apply an event taken on cycle `t` at time `now`, the senders' settling distance
+    /// `settle`; `fresh` is a newly opened connection at PSN 0 (an open keeps only the view's
+    /// history).
+    pub fn apply(
+        &self,
+        ev: &Event,
+        (t, settle): (u64, u64),
+        now: u32,
+        fresh: &TxConn,
+    ) -> (TxConn, Effect) {
         let mut c = self.clone();
         let v = c.view_at(t);
         let sv = View {
             cwnd_bytes: v.cwnd_bytes,
             achieved_bdp: v.achieved_bdp,
         };
-        let (sender, e) = c.sender.apply(ev, t, now, &sv, &fresh.sender);
+        let (sender, e) = c.sender.apply(ev, (t, settle), now, &sv, &fresh.sender);
         c.sender = sender;
         let tick = entropy_bitmap::In {
             now,
@@ -299,6 +306,8 @@ pub struct NicTx {
     scan: u32,
     /// When a transmit opportunity and a doorbell are both offered, the doorbell's turn.
     doorbell_turn: bool,
+    /// The senders' settling distance, cycles.
+    settle: u64,
 }
 
 impl NicTx {
@@ -316,10 +325,10 @@ impl NicTx {
     /// As [`NicTx::with_initial_bytes`], the senders built with a settling distance of
     /// `settle` cycles (`crate::nic_sender`, DECISION "settled searches").
     pub fn with_settle(cfg: &Config, initial_psn: u32, bytes: u32, settle: u64) -> Self {
-        let mut fresh = TxConn::new(cfg, 0);
-        fresh.sender = fresh.sender.with_settle(settle);
+        assert!(settle >= 1, "a settling distance is at least one cycle");
+        let fresh = TxConn::new(cfg, 0);
         let mut first = TxConn::new(cfg, initial_psn & PSN_MASK);
-        first.sender = first.sender.with_bytes(bytes).with_settle(settle);
+        first.sender = first.sender.with_bytes(bytes);
         NicTx {
             store: ContextStore::new(cfg.nic.connections, first),
             fresh,
@@ -329,6 +338,7 @@ impl NicTx {
             phase: 0,
             scan: 0,
             doorbell_turn: false,
+            settle,
         }
     }
 
@@ -423,7 +433,8 @@ impl NicTx {
                 }
             };
             let fresh = &self.fresh;
-            let f = |r: &TxConn| r.apply(&ev, t, i.now, fresh).0;
+            let at = (t, self.settle);
+            let f = |r: &TxConn| r.apply(&ev, at, i.now, fresh).0;
             let done = match self.store.step(i.reset, Some((conn, &f))) {
                 Taken::No => unreachable!("a ready store takes the event"),
                 Taken::Bad => Done {
@@ -433,7 +444,7 @@ impl NicTx {
                     effect: None,
                 },
                 Taken::Applied { before, .. } => {
-                    let (_, effect) = before.apply(&ev, t, i.now, fresh);
+                    let (_, effect) = before.apply(&ev, at, i.now, fresh);
                     self.writes
                         .push_back((t + NIC_TX_WORK_WRITE, conn, effect.work));
                     Done {

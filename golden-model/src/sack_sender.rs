@@ -223,9 +223,14 @@ impl SackSender {
 
     /// `bytes_sent - bytes_recvd - bytes_claimed`, signed.
     pub fn inflight_raw(&self) -> i32 {
+        self.raw_with(self.bytes_claimed)
+    }
+
+    /// `bytes_sent - bytes_recvd - claimed`, signed.
+    fn raw_with(&self, claimed: u32) -> i32 {
         self.bytes_sent
             .wrapping_sub(self.bytes_recvd)
-            .wrapping_sub(self.bytes_claimed) as i32
+            .wrapping_sub(claimed) as i32
     }
 
     /// `inflight_raw`, reading 0 while it is negative.
@@ -309,18 +314,17 @@ impl SackSender {
     }
 
     /// Run `snd_una` over the acknowledged PSNs at its head, then drop `highest_acked` if it
-    /// left the window and end recovery if `snd_una` passed `recovery_hi`. Returns whether
-    /// `snd_una` moved and whether recovery ended.
-    fn run_una(&mut self, now: u32) -> (bool, bool) {
+    /// left the window and end recovery if `snd_una` passed `recovery_hi` (returns whether it
+    /// ended).
+    fn run_una(&mut self, now: u32) -> bool {
         let mut una = self.snd_una;
         while una != self.snd_nxt && self.acked[self.slot(una)] {
             una = psn_add(una, 1);
         }
-        let moved = una != self.snd_una;
-        if moved {
+        if una != self.snd_una {
             self.advance_una(una, now);
         }
-        (moved, self.after_una_moves())
+        self.after_una_moves()
     }
 
     /// `highest_acked` dropped if it left the window, recovery ended if `snd_una` passed
@@ -339,10 +343,9 @@ impl SackSender {
     }
 
     /// Catch up on what earlier unsettled steps left undone (`step_viewed`): run `snd_una`
-    /// over the acknowledged PSNs at its head (with what follows from it). Returns whether
-    /// `snd_una` moved.
-    pub fn settle(&mut self, now: u32) -> bool {
-        self.run_una(now).0
+    /// over the acknowledged PSNs at its head (with what follows from it).
+    pub fn settle(&mut self, now: u32) {
+        self.run_una(now);
     }
 
     /// The lengths of the PSNs marked lost (the part of `bytes_claimed` not yet
@@ -353,17 +356,15 @@ impl SackSender {
             .fold(0u32, |a, s| a.wrapping_add(self.len[s]))
     }
 
-    /// `inflight` with `lost` as the lost bytes (the retransmitted ones as they are).
-    pub fn inflight_viewed(&self, lost: u32) -> u32 {
-        let claimed = self
-            .bytes_claimed
-            .wrapping_sub(self.lost_bytes())
-            .wrapping_add(lost);
-        (self
-            .bytes_sent
-            .wrapping_sub(self.bytes_recvd)
-            .wrapping_sub(claimed) as i32)
-            .max(0) as u32
+    /// `inflight`, or with `Some(lost)` as the lost bytes (the retransmitted ones as they
+    /// are): what an unsettled step reads.
+    pub fn inflight_viewed(&self, view: Option<u32>) -> u32 {
+        let claimed = view.map_or(self.bytes_claimed, |lost| {
+            self.bytes_claimed
+                .wrapping_sub(self.lost_bytes())
+                .wrapping_add(lost)
+        });
+        self.raw_with(claimed).max(0) as u32
     }
 
     /// A step. `view` is `None` for a settled step (every rule above, exactly), or, for an
@@ -410,7 +411,7 @@ impl SackSender {
                 // A forged or reordered segment may acknowledge snd_una itself: run over it
                 // (an unsettled step leaves that to the next settled one).
                 out.recovery_exit = if view.is_none() {
-                    self.run_una(now).1
+                    self.run_una(now)
                 } else {
                     self.after_una_moves()
                 };
@@ -451,10 +452,7 @@ impl SackSender {
             out.loss = Some(LossKind::Timeout);
         }
 
-        let window_open = match view {
-            None => self.inflight() < input.cwnd,
-            Some(lost) => self.inflight_viewed(lost) < input.cwnd,
-        };
+        let window_open = self.inflight_viewed(view) < input.cwnd;
         // The lowest lost PSN, if a retransmission may go; an unsettled step has none to
         // offer, and holds new packets back while its view has lost bytes.
         let (lowest_lost, new_held) = match view {
@@ -519,7 +517,7 @@ impl SackSender {
             }
         }
         out.recovery = self.recovery_hi.is_some();
-        out.inflight = view.map_or_else(|| self.inflight(), |l| self.inflight_viewed(l));
+        out.inflight = self.inflight_viewed(view);
         out.snd_una = self.snd_una;
         out.snd_nxt = self.snd_nxt;
         out

@@ -70,8 +70,8 @@ struct Run {
     settled_checked: u64,
 }
 
-/// `messages[c]`: (cycle, bytes) posted to connection `c` by doorbells, in time order.
-/// The senders settle after `settle` cycles (`golden_model::nic_sender`, "settled searches").
+/// One closed-loop run: the senders settle after `settle` cycles (`golden_model::nic_sender`,
+/// "settled searches").
 struct Setup<'a> {
     cfg: &'a Config,
     psn0: u32,
@@ -83,6 +83,7 @@ struct Setup<'a> {
     gap: u64,
 }
 
+/// `messages[c]`: (cycle, bytes) posted to connection `c` by doorbells, in time order.
 fn run(s: &Setup, messages: &[Vec<(u64, u32)>]) -> Run {
     let Setup {
         cfg,
@@ -95,7 +96,7 @@ fn run(s: &Setup, messages: &[Vec<(u64, u32)>]) -> Run {
     } = *s;
     let n = cfg.nic.connections;
     let mut a = NicTx::with_settle(cfg, psn0, 0, settle);
-    let first_rec = Sender::new(cfg, psn0).with_settle(settle);
+    let initial = Sender::new(cfg, psn0);
     let mut b = NicRx::new(cfg, psn0);
     let mut rng = SplitMix64::new(seed);
     let mut chance = move |p: f64| ((rng.next_u64() >> 11) as f64) < p * (1u64 << 53) as f64;
@@ -135,12 +136,11 @@ fn run(s: &Setup, messages: &[Vec<(u64, u32)>]) -> Run {
         settled_checked: 0,
     };
     // The records each connection's events left, by the cycle they were taken (the newest
-    // one at least `settle` cycles old and the younger ones), and the record its first event
-    // found. A settled event must find its connection as the events `settle` or more cycles
-    // before it left it, but for the backlog: the rule's claim, which the pipelined RTL's
-    // searches over a snapshot of that age build on.
+    // one at least `settle` cycles old and the younger ones; before any, the initial record).
+    // A settled event must find its connection as the events `settle` or more cycles before
+    // it left it, but for the backlog: the rule's claim, which the pipelined RTL's searches
+    // over a snapshot of that age build on.
     let mut history: Vec<VecDeque<(u64, Sender)>> = vec![VecDeque::new(); n as usize];
-    let mut first: Vec<Option<Sender>> = vec![None; n as usize];
     let mut sack_in: Option<(u32, Sack)> = None;
     let mut pkt_in: Option<(u32, DataPkt)> = None;
     // The link takes a packet every 5 cycles (4 KiB at 800 Gb/s is 41 ns).
@@ -154,16 +154,6 @@ fn run(s: &Setup, messages: &[Vec<(u64, u32)>]) -> Run {
         if sack_in.is_none() {
             sack_in = sacks.pop_due(t);
         }
-        let settled: Vec<bool> = (0..n)
-            .map(|c| a.conn(c).is_none_or(|x| x.sender.settled_at(t)))
-            .collect();
-        let before: Vec<Sender> = (0..n)
-            .map(|c| {
-                a.conn(c)
-                    .map(|x| x.sender.clone())
-                    .unwrap_or_else(|| first_rec.clone())
-            })
-            .collect();
         let oa = a.step(&nic_tx::In {
             reset: false,
             now,
@@ -185,27 +175,26 @@ fn run(s: &Setup, messages: &[Vec<(u64, u32)>]) -> Run {
             doorbells.pop_front();
         }
         if let Some(d) = &oa.done {
-            let c = d.conn as usize;
-            let found = before[c].clone();
-            let snapshot = history[c]
-                .iter()
-                .rev()
-                .find(|(at, _)| at + settle <= t)
-                .map(|(_, rec)| rec.clone())
-                .or_else(|| first[c].clone());
-            if !settled[c] {
+            let h = &mut history[d.conn as usize];
+            // What the event found: the record its connection's last event left.
+            let found = h.back().map_or(&initial, |(_, rec)| rec);
+            if !found.settled_at(t, settle) {
                 r.unsettled += 1;
-            } else if let Some(snap) = snapshot {
+            } else {
+                let snapshot = h
+                    .iter()
+                    .rev()
+                    .find(|(at, _)| at + settle <= t)
+                    .map_or(&initial, |(_, rec)| rec);
                 assert_eq!(
-                    but_backlog(&found),
-                    but_backlog(&snap),
-                    "cycle {t}, connection {c}: a settled event finds its connection moved \
-                     since {settle} cycles before"
+                    but_backlog(found),
+                    but_backlog(snapshot),
+                    "cycle {t}, connection {}: a settled event finds its connection moved \
+                     since {settle} cycles before",
+                    d.conn
                 );
                 r.settled_checked += 1;
             }
-            first[c].get_or_insert(found);
-            let h = &mut history[c];
             h.push_back((t, a.conn(d.conn).unwrap().sender.clone()));
             while h.len() >= 2 && h[1].0 + settle <= t {
                 h.pop_front();

@@ -38,6 +38,11 @@ impl Ids {
 /// The hot connection.
 pub const HOT: u16 = 5;
 
+/// Idle cycles before the first offer: the sweep after power-on (`connections + 1`) and one.
+fn sweep(cfg: &Config) -> usize {
+    cfg.nic.connections as usize + 2
+}
+
 struct Picker {
     ids: Ids,
     conns: u32,
@@ -73,7 +78,7 @@ impl Picker {
 pub fn rx_packets(cfg: &Config, ids: Ids, cycles: usize) -> (Vec<nic_rx::Cycle>, usize) {
     let conns = cfg.nic.connections;
     let mut p = Picker::new(ids, conns, 11);
-    let mut out: Vec<nic_rx::Cycle> = (0..=conns + 1)
+    let mut out: Vec<nic_rx::Cycle> = (0..sweep(cfg))
         .map(|_| nic_rx::Cycle {
             reset: false,
             open: None,
@@ -117,11 +122,9 @@ fn tx_cycle(t: usize) -> nic_tx::Cycle {
 /// The send side's SACK load: the sweep, then a well-formed SACK offered on every one of
 /// `cycles` cycles. Returns the stimulus and the cycles measured.
 pub fn tx_sacks(cfg: &Config, ids: Ids, cycles: usize) -> (Vec<nic_tx::Cycle>, usize) {
-    let conns = cfg.nic.connections;
-    let mut p = Picker::new(ids, conns, 12);
-    let sweep = conns as usize + 2;
-    let mut out: Vec<nic_tx::Cycle> = (0..sweep).map(tx_cycle).collect();
-    for t in sweep..sweep + cycles {
+    let mut p = Picker::new(ids, cfg.nic.connections, 12);
+    let mut out: Vec<nic_tx::Cycle> = (0..sweep(cfg)).map(tx_cycle).collect();
+    for t in out.len()..out.len() + cycles {
         let mut c = tx_cycle(t);
         c.sack = Some((
             p.pick(),
@@ -153,15 +156,14 @@ pub fn tx_transmits(cfg: &Config, ids: Ids, cycles: usize) -> (Vec<nic_tx::Cycle
             v
         }
     };
-    let sweep = conns as usize + 2;
-    let mut out: Vec<nic_tx::Cycle> = (0..sweep).map(tx_cycle).collect();
-    // A doorbell waits while the scan takes its cycle: each is offered until taken.
+    let mut out: Vec<nic_tx::Cycle> = (0..sweep(cfg)).map(tx_cycle).collect();
+    // One doorbell every other cycle: one the scan holds back (a cycle in four is its) is
+    // taken on the next cycle, before the next doorbell is offered.
     for &k in &busy {
-        for _ in 0..2 {
-            let mut c = tx_cycle(out.len());
-            c.doorbell = Some((k, Bytes::N(1 << 30)));
-            out.push(c);
-        }
+        let mut c = tx_cycle(out.len());
+        c.doorbell = Some((k, Bytes::N(1 << 30)));
+        out.push(c);
+        out.push(tx_cycle(out.len()));
     }
     let mut next = 0;
     for i in 0..cycles {

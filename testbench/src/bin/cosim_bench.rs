@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
+use strack_config::{LINE_RATE_PPS, LINE_RATE_SACKS};
 use testbench::configs::{
     context_pipe_small_config, load_table_4x4_config, load_table_64x16_config,
     load_table_8x10_config, nic_rx_small_config, nic_sender_small_config, small_config,
@@ -144,10 +145,6 @@ fn ntx<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: 
     )
 }
 
-/// 800 Gb/s at a 4 KiB MTU: packets per second, and SACKs per second at 16 KiB coalescing.
-const LINE_PACKETS: f64 = 800e9 / (4096.0 * 8.0);
-const LINE_SACKS: f64 = 800e9 / (16384.0 * 8.0);
-
 /// Cycles each load row measures.
 const LOAD_CYCLES: usize = 20_000;
 
@@ -193,36 +190,40 @@ fn load_rows() -> Vec<LoadRow> {
             events: counted(&r, &["in_order"]),
             cycles,
             blocks: &["nic_rx"],
-            need: LINE_PACKETS,
+            need: LINE_RATE_PPS,
         });
     }
     const TX_BLOCKS: &[&str] = &["nic_sender", "nic_entropy", "nic_cwnd", "tx_sched"];
     let tx_model = || nic_tx::Block::new(&cfg, SACK_INITIAL_PSN, NIC_SENDER_INITIAL_BYTES);
-    for ids in Ids::ALL {
-        let (stim, cycles) = load::tx_sacks(&cfg, ids, LOAD_CYCLES);
-        let r = run(NicTxDefault::new, tx_model, 0, &stim, "load").unwrap_or_else(fail);
-        rows.push(LoadRow {
-            side: "send (nic_tx)",
-            load: "a SACK offered every cycle",
-            ids,
-            events: counted(&r, &["source_sack"]),
-            cycles,
-            blocks: TX_BLOCKS,
-            need: LINE_SACKS,
-        });
-    }
-    for ids in Ids::ALL {
-        let (stim, cycles) = load::tx_transmits(&cfg, ids, LOAD_CYCLES);
-        let r = run(NicTxDefault::new, tx_model, 0, &stim, "load").unwrap_or_else(fail);
-        rows.push(LoadRow {
-            side: "send (nic_tx)",
-            load: "a transmit opportunity every cycle (packets sent)",
-            ids,
-            events: counted(&r, &["tx_new", "tx_retransmit", "tx_probe"]),
-            cycles,
-            blocks: TX_BLOCKS,
-            need: LINE_PACKETS,
-        });
+    type TxLoad = fn(&Config, Ids, usize) -> (Vec<nic_tx::Cycle>, usize);
+    let tx_loads: [(TxLoad, &str, &[&str], f64); 2] = [
+        (
+            load::tx_sacks,
+            "a SACK offered every cycle",
+            &["source_sack"],
+            LINE_RATE_SACKS,
+        ),
+        (
+            load::tx_transmits,
+            "a transmit opportunity every cycle (packets sent)",
+            &["tx_new", "tx_retransmit", "tx_probe"],
+            LINE_RATE_PPS,
+        ),
+    ];
+    for (stimulus, what, points, need) in tx_loads {
+        for ids in Ids::ALL {
+            let (stim, cycles) = stimulus(&cfg, ids, LOAD_CYCLES);
+            let r = run(NicTxDefault::new, tx_model, 0, &stim, "load").unwrap_or_else(fail);
+            rows.push(LoadRow {
+                side: "send (nic_tx)",
+                load: what,
+                ids,
+                events: counted(&r, points),
+                cycles,
+                blocks: TX_BLOCKS,
+                need,
+            });
+        }
     }
     rows
 }
