@@ -560,6 +560,20 @@ const DESIGNS: &[Design] = &[
         initial_psn: SACK_INITIAL_PSN,
     },
     Design {
+        name: "nic_sender_settle_blind_1",
+        block: "nic_sender",
+        config: nic_sender_small_config,
+        fault: Some(Fault::NicSenderSettleBlind(1)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_sender_settle_blind_4",
+        block: "nic_sender",
+        config: nic_sender_small_config,
+        fault: Some(Fault::NicSenderSettleBlind(4)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
         name: "nic_tx_default",
         block: "nic_tx",
         config: Config::default,

@@ -202,6 +202,7 @@ impl Config {
             (Send, "nic_sender", "record", "hi_back", wb),
             (Send, "nic_sender", "record", "short_back", wb),
             (Send, "nic_sender", "record", "short_len", 16),
+            (Send, "nic_sender", "record", "lost_view", BYTES_BITS),
             (Send, "nic_entropy", "record", "bitmap", paths),
             (Send, "nic_entropy", "record", "le", paths),
             (Send, "nic_entropy", "record", "next_path_valid", 1),
@@ -275,7 +276,7 @@ mod tests {
         let rams = l.rams();
         assert_eq!(rams.len(), 10);
         let widths: Vec<u32> = rams.iter().map(|r| r.bits).collect();
-        assert_eq!(widths, [534, 553, 64, 64, 96, 32, 32, 32, 33, 377]);
+        assert_eq!(widths, [566, 553, 64, 64, 96, 32, 32, 32, 33, 377]);
         let ebr: u32 = widths.iter().map(|b| b.div_ceil(18)).sum();
         assert_eq!(l.total_ebr(), ebr);
         assert_eq!(l.ebr(Side::Receive), 377_u32.div_ceil(18));
@@ -296,7 +297,7 @@ mod tests {
         let l = c.nic_context();
         // The senders' acknowledged bits and one more bit in each of their five offsets; the
         // entropy bitmaps' two masks and one more bit of their next path.
-        assert_eq!(l.ram_bits("nic_sender", "record"), 534 + 256 + 5);
+        assert_eq!(l.ram_bits("nic_sender", "record"), 566 + 256 + 5);
         assert_eq!(l.ram_bits("nic_entropy", "record"), 553 + 2 * 256 + 1);
         // The receive bitmap, and one more bit of ooo_base.
         assert_eq!(l.bits(Side::Receive), base.bits(Side::Receive) + 256 + 1);

@@ -57,9 +57,10 @@ pub const LINE_RATE_PPS: f64 = 800e9 / (4096.0 * 8.0);
 pub const LINE_RATE_SACKS: f64 = 800e9 / (16384.0 * 8.0);
 /// The senders' settling distance (`golden_model::nic_sender`, DECISION "settled searches"):
 /// an event taken less than this many cycles after the last event that repositioned its
-/// connection is unsettled. 1: every event is settled (the senders' first RTL design, exact).
-/// Shared by the model and the RTL.
-pub const NIC_SENDER_SETTLE: u64 = 1;
+/// connection is unsettled (1 would make every event settled: exact). 5: the events 1 to 4
+/// cycles ahead, the ones the sender's context shell forwards, decide. Shared by the model and
+/// the RTL.
+pub const NIC_SENDER_SETTLE: u64 = 5;
 
 /// The whole configuration. Unknown keys anywhere are an error.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]

@@ -106,6 +106,9 @@ pub enum Fault {
     NicCwndNoForward(u32),
     /// `nic_entropy`: the hold shell's forwarding at this distance (1..=7) is off.
     NicEntropyNoForward(u32),
+    /// `nic_sender`: the reposition made by the event this many cycles ahead on the same
+    /// connection (1..=4) is not seen: an event it unsettles is stepped as settled.
+    NicSenderSettleBlind(u32),
     /// `nic_entropy`: the loop's bit-0 candidate ignores that the event right ahead on the
     /// connection cleared bit 0 (its scan's start, wrapped).
     NicEntropyNoWrapClear,
@@ -450,14 +453,21 @@ fn nic_sender_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
         Some(Fault::ContextPipeNoForward(d)) => Some(d),
         _ => None,
     };
+    let blind = match opts.fault {
+        Some(Fault::NicSenderSettleBlind(d)) => Some(d),
+        _ => None,
+    };
     macro_rules! make {
         ($W:literal, $SB:literal) => {
-            emit(nic_sender::NicSenderRtl::<
-                $W,
-                $SB,
-                { nic_sender::record_bits($W) },
-                { nic_sender::event_bits($SB) },
-            >::new(conns, &k, psn, opts.initial_bytes, no_forward))
+            emit(
+                nic_sender::NicSenderRtl::<
+                    $W,
+                    $SB,
+                    { nic_sender::record_bits($W) },
+                    { nic_sender::event_bits($SB) },
+                >::new(conns, &k, psn, opts.initial_bytes, no_forward)
+                .with_settle_blind(blind),
+            )
         };
     }
     let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);

@@ -26,7 +26,11 @@
 
 use rust_hdl::prelude::*;
 
-use crate::context_pipe::{ContextPipe, COMPUTE_STAGE};
+use crate::context_pipe::{ContextPipe, COMPUTE_STAGE, FORWARD_DISTANCES};
+
+// The settledness is read off the forwarded events: the model's settling distance must be one
+// more than the shell's forwarding distances.
+const _: () = assert!(strack_config::NIC_SENDER_SETTLE == FORWARD_DISTANCES as u64 + 1);
 use crate::seq::PsnBelow;
 
 /// Latency: S0..S2, S3, and the output register.
@@ -39,10 +43,11 @@ const FIXED_BITS: usize = 220;
 
 /// Record bits at window `w`: the fixed part, the acknowledged bits, the outstanding count and
 /// `rtx`'s offset (`log2 w + 1` each), `highest_acked`'s, `recovery_hi`'s and the short
-/// packet's offsets (`log2 w` each), the short packet's length (16).
+/// packet's offsets (`log2 w` each), the short packet's length (16), the lost view (32: the
+/// lost bytes as the last settled event left them).
 pub const fn record_bits(w: usize) -> usize {
     let l = w.trailing_zeros() as usize;
-    FIXED_BITS + w + 2 * (l + 1) + 3 * l + 16
+    FIXED_BITS + w + 2 * (l + 1) + 3 * l + 16 + 32
 }
 
 /// Event bits at segment `sb`: kind 3, now 32, open wide 1, open
@@ -329,6 +334,10 @@ pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: 
     pub s_cwnd: Signal<In, Bits<32>>,
     /// The cwnd unit's achievedBDP is zero.
     pub s_bdp_zero: Signal<In, Bit>,
+    /// The event is unsettled (DECISION "settled searches"): no run of `snd_una` past the
+    /// EPSN, no retransmission, the record's lost view read for the lost bytes. Otherwise it
+    /// first runs `snd_una` over the acknowledged PSNs at its head (an open aside).
+    pub s_unsettled: Signal<In, Bit>,
     /// The record after the event (an open: the fresh record at its PSN).
     pub m_next: Signal<Out, Bits<D>>,
     /// An open started the connection afresh.
@@ -352,6 +361,9 @@ pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: 
     pub m_loss_kind: Signal<Out, Bits<2>>,
     /// The connection can send after the event.
     pub m_work: Signal<Out, Bit>,
+    /// The event repositioned its connection: an open, an accepted SACK, a packet sent, a
+    /// loss declared, or `snd_una` moved by the settling run.
+    pub m_repos: Signal<Out, Bit>,
 
     cfg_psn_mask: Constant<Bits<32>>,
     cfg_sb: Constant<Bits<32>>,
@@ -366,6 +378,7 @@ pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: 
     cfg_off_hi: Constant<Bits<16>>,
     cfg_off_short: Constant<Bits<16>>,
     cfg_off_slen: Constant<Bits<16>>,
+    cfg_off_view: Constant<Bits<16>>,
     cfg_mtu: Constant<Bits<32>>,
     cfg_mtu_log2: Constant<Bits<16>>,
     cfg_two_rtt: Constant<Bits<32>>,
@@ -377,6 +390,8 @@ pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: 
     cfg_one_w: Constant<Bits<W>>,
 
     epsn_below: PsnBelow<1>,
+    settle_hi: LowestSet<W>,
+    settle_all: LowestSet<W>,
     seg_top: HighestSet<SB>,
     run_hi: LowestSet<W>,
     run_all: LowestSet<W>,
@@ -405,6 +420,19 @@ pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: 
     hib: Signal<Local, Bits<16>>,
     shb: Signal<Local, Bits<16>>,
     slen: Signal<Local, Bits<16>>,
+    lview: Signal<Local, Bits<32>>,
+    // The record's fields before the settling run.
+    r_out: Signal<Local, Bits<16>>,
+    r_rts: Signal<Local, Bits<32>>,
+    r_hv: Signal<Local, Bit>,
+    r_hiv: Signal<Local, Bit>,
+    r_sv: Signal<Local, Bit>,
+    r_rtxb: Signal<Local, Bits<16>>,
+    r_una: Signal<Local, Bits<32>>,
+    r_slot: Signal<Local, Bits<16>>,
+    settling: Signal<Local, Bit>,
+    run0: Signal<Local, Bits<16>>,
+    unsettled: Signal<Local, Bit>,
     kind: Signal<Local, Bits<3>>,
     is_open: Signal<Local, Bit>,
     is_sack: Signal<Local, Bit>,
@@ -500,6 +528,8 @@ pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: 
     lost_bytes: Signal<Local, Bits<32>>,
     raw: Signal<Local, Bits<32>>,
     win_open: Signal<Local, Bit>,
+    /// A lost PSN to send before new data (settled), or lost bytes in the view (unsettled).
+    lost_any: Signal<Local, Bit>,
 
     // The transmit.
     big: Signal<Local, Bit>,
@@ -536,6 +566,8 @@ pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: 
     c_lost_bytes: Signal<Local, Bits<32>>,
     c_n_lost: Signal<Local, Bits<16>>,
     c_raw: Signal<Local, Bits<32>>,
+    c_lost_any: Signal<Local, Bit>,
+    c_view: Signal<Local, Bits<32>>,
     c_open: Signal<Local, Bit>,
     c_probe_due: Signal<Local, Bit>,
     c_cut: Signal<Local, Bit>,
@@ -629,6 +661,9 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
 
     cfg_psn_mask: Constant<Bits<32>>,
     cfg_seg_low: Constant<Bits<32>>,
+    /// Bit `d - 1`: the reposition of the event `d` ahead is seen (all on in products; the
+    /// co-sim's broken variants clear one).
+    cfg_settle_seen: Constant<Bits<4>>,
 
     pipe: ContextPipe<D, E>,
     /// The next-state function: the record and the event the shell shows, to the record after.
@@ -643,6 +678,12 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     win2: DFF<Bits<32>>,
     bdp1: DFF<Bit>,
     bdp2: DFF<Bit>,
+
+    /// Bit `d - 1`: the event `d` cycles ahead of the one in S3 repositioned its connection
+    /// (the events forwarded to it; DECISION "settled searches" at a settling distance of
+    /// `FORWARD_DISTANCES + 1`).
+    repos: DFF<Bits<4>>,
+    repos_in: Signal<Local, Bits<4>>,
 
     out_valid: DFF<Bit>,
     out_bad: DFF<Bit>,
@@ -676,6 +717,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderStep
             s_event: Default::default(),
             s_cwnd: Default::default(),
             s_bdp_zero: Default::default(),
+            s_unsettled: Default::default(),
             m_next: Default::default(),
             m_opened: Default::default(),
             m_open_refused: Default::default(),
@@ -692,6 +734,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderStep
             m_loss_valid: Default::default(),
             m_loss_kind: Default::default(),
             m_work: Default::default(),
+            m_repos: Default::default(),
             cfg_psn_mask: c32(0xFF_FFFF),
             cfg_sb: c32(SB as u64),
             cfg_w: c16(W as u64),
@@ -703,6 +746,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderStep
             cfg_off_hi: c16((off_out + 2 * (l + 1) + l) as u64),
             cfg_off_short: c16((off_out + 2 * (l + 1) + 2 * l) as u64),
             cfg_off_slen: c16((off_out + 2 * (l + 1) + 3 * l) as u64),
+            cfg_off_view: c16((off_out + 2 * (l + 1) + 3 * l + 16) as u64),
             cfg_mtu: c32(u64::from(k.mtu)),
             cfg_mtu_log2: c16(u64::from(k.mtu_log2)),
             cfg_two_rtt: c32(u64::from(k.net_base_rtt_ns.wrapping_mul(2))),
@@ -713,6 +757,8 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderStep
             cfg_ones_w: Constant::new(!Bits::<W>::default()),
             cfg_one_w: Constant::new(bits::<W>(1)),
             epsn_below: PsnBelow::new(false),
+            settle_hi: Default::default(),
+            settle_all: Default::default(),
             seg_top: Default::default(),
             run_hi: Default::default(),
             run_all: Default::default(),
@@ -739,6 +785,18 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderStep
             hib: Default::default(),
             shb: Default::default(),
             slen: Default::default(),
+            lview: Default::default(),
+            r_out: Default::default(),
+            r_rts: Default::default(),
+            r_hv: Default::default(),
+            r_hiv: Default::default(),
+            r_sv: Default::default(),
+            r_rtxb: Default::default(),
+            r_una: Default::default(),
+            r_slot: Default::default(),
+            settling: Default::default(),
+            run0: Default::default(),
+            unsettled: Default::default(),
             kind: Default::default(),
             is_open: Default::default(),
             is_sack: Default::default(),
@@ -828,6 +886,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderStep
             lost_bytes: Default::default(),
             raw: Default::default(),
             win_open: Default::default(),
+            lost_any: Default::default(),
             big: Default::default(),
             offer: Default::default(),
             olen: Default::default(),
@@ -860,6 +919,8 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderStep
             c_lost_bytes: Default::default(),
             c_n_lost: Default::default(),
             c_raw: Default::default(),
+            c_lost_any: Default::default(),
+            c_view: Default::default(),
             c_open: Default::default(),
             c_probe_due: Default::default(),
             c_cut: Default::default(),
@@ -926,6 +987,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             status_ready: Default::default(),
             cfg_psn_mask: c32(0xFF_FFFF),
             cfg_seg_low: c32(SB as u64 - 1),
+            cfg_settle_seen: Constant::new(bits(0xF)),
             pipe: ContextPipe::new(
                 conns,
                 initial_record::<D>(initial_psn, initial_bytes),
@@ -955,7 +1017,18 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             win2: Default::default(),
             bdp1: Default::default(),
             bdp2: Default::default(),
+            repos: Default::default(),
+            repos_in: Default::default(),
         }
+    }
+
+    /// The design with the reposition of the event `d` ahead (1..=4) not seen: the co-sim's
+    /// broken variants only.
+    pub fn with_settle_blind(mut self, d: Option<u32>) -> Self {
+        assert!(d.is_none_or(|d| (1..=FORWARD_DISTANCES).contains(&d)));
+        let seen = 0xF & !d.map_or(0, |d| 1u64 << (d - 1));
+        self.cfg_settle_seen = Constant::new(bits(seen));
+        self
     }
 }
 
@@ -972,16 +1045,16 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.brecv.next = self.rec.val().get_bits::<32>(56);
         self.flight.next = self.rec.val().get_bits::<32>(88);
         self.pts.next = self.rec.val().get_bits::<32>(120);
-        self.rts.next = self.rec.val().get_bits::<32>(152);
+        self.r_rts.next = self.rec.val().get_bits::<32>(152);
         self.backlog.next = self.rec.val().get_bits::<32>(184);
         self.asp.next = self.rec.val().get_bit(216);
-        self.hv.next = self.rec.val().get_bit(217);
-        self.hiv.next = self.rec.val().get_bit(218);
-        self.sv.next = self.rec.val().get_bit(219);
+        self.r_hv.next = self.rec.val().get_bit(217);
+        self.r_hiv.next = self.rec.val().get_bit(218);
+        self.r_sv.next = self.rec.val().get_bit(219);
         self.acked.next = self.rec.val().get_bits::<W>(220);
-        self.out.next =
+        self.r_out.next =
             bit_cast::<16, D>(self.rec.val() >> self.cfg_off_out.val()) & self.cfg_mask_lo.val();
-        self.rtxb.next =
+        self.r_rtxb.next =
             bit_cast::<16, D>(self.rec.val() >> self.cfg_off_rtx.val()) & self.cfg_mask_lo.val();
         self.hb.next =
             bit_cast::<16, D>(self.rec.val() >> self.cfg_off_h.val()) & self.cfg_slot_mask.val();
@@ -990,6 +1063,8 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.shb.next = bit_cast::<16, D>(self.rec.val() >> self.cfg_off_short.val())
             & self.cfg_slot_mask.val();
         self.slen.next = bit_cast::<16, D>(self.rec.val() >> self.cfg_off_slen.val());
+        self.lview.next = bit_cast::<32, D>(self.rec.val() >> self.cfg_off_view.val());
+        self.unsettled.next = self.s_unsettled.val();
 
         self.kind.next = self.ev.val().get_bits::<3>(0);
         self.is_open.next = self.kind.val() == 1_usize.to_bits::<3>();
@@ -1010,6 +1085,46 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.probe.next = self.ev.val().get_bit(205);
         self.dbytes.next = self.ev.val().get_bits::<32>(206);
         self.bitmap.next = self.ev.val().get_bits::<SB>(238);
+
+        // ---- The settling run (DECISION "settled searches"): a settled event other than an
+        // open first runs snd_una over the acknowledged PSNs at its head (what unsettled SACKs
+        // left), drops highest_acked and ends recovery if snd_una passed them, and forgets the
+        // short packet once passed.
+        self.settling.next = !self.unsettled.val() & !self.is_open.val();
+        self.r_una.next =
+            (self.nxt.val() - bit_cast::<32, 16>(self.r_out.val())) & self.cfg_psn_mask.val();
+        self.r_slot.next = bit_cast::<16, 32>(self.r_una.val()) & self.cfg_slot_mask.val();
+        self.settle_hi.v.next = !self.acked.val() & (self.cfg_ones_w.val() << self.r_slot.val());
+        self.settle_all.v.next = !self.acked.val();
+        self.run0.next = self.cfg_w.val();
+        if self.settle_hi.any.val() {
+            self.run0.next = self.settle_hi.idx.val() - self.r_slot.val();
+        } else if self.settle_all.any.val() {
+            self.run0.next = self.settle_all.idx.val() + self.cfg_w.val() - self.r_slot.val();
+        }
+        if self.run0.val() > self.r_out.val() {
+            self.run0.next = self.r_out.val();
+        }
+        if !self.settling.val() {
+            self.run0.next = 0.into();
+        }
+        self.out.next = self.r_out.val() - self.run0.val();
+        self.rts.next = self.r_rts.val();
+        if self.run0.val().any() {
+            self.rts.next = self.now.val();
+        }
+        self.hv.next = self.r_hv.val();
+        self.hiv.next = self.r_hiv.val();
+        self.sv.next = self.r_sv.val();
+        self.rtxb.next = self.r_rtxb.val();
+        if self.settling.val() {
+            self.hv.next = self.r_hv.val() & (self.hb.val() < self.out.val());
+            self.hiv.next = self.r_hiv.val() & (self.hib.val() < self.out.val());
+            self.sv.next = self.r_sv.val() & (self.shb.val() < self.out.val());
+            if self.r_rtxb.val() > self.out.val() {
+                self.rtxb.next = self.out.val();
+            }
+        }
         self.una.next =
             (self.nxt.val() - bit_cast::<32, 16>(self.out.val())) & self.cfg_psn_mask.val();
 
@@ -1073,6 +1188,10 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         }
         if self.run.val() > self.out1.val() {
             self.run.next = self.out1.val();
+        }
+        // An unsettled SACK leaves the run to the next settled event.
+        if self.unsettled.val() {
+            self.run.next = 0.into();
         }
         self.out2.next = self.out1.val() - self.run.val();
         self.moved.next = self.ahead.val() | self.run.val().any();
@@ -1209,7 +1328,13 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             self.lost_bytes.next =
                 self.lost_bytes.val() - self.cfg_mtu.val() + bit_cast::<32, 16>(self.slen.val());
         }
+        // An unsettled event reads the lost bytes of the view (the last settled event's).
         self.raw.next = self.a_flight.val() - self.lost_bytes.val();
+        self.lost_any.next = self.lost_all.any.val();
+        if self.unsettled.val() {
+            self.raw.next = self.a_flight.val() - self.lview.val();
+            self.lost_any.next = self.lview.val().any();
+        }
         self.win_open.next = self.raw.val() < self.cwnd.val();
         if self.raw.val().get_bit(31) {
             self.win_open.next = self.cwnd.val().any();
@@ -1242,11 +1367,12 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.do_probe.next = self.is_tx.val() & self.probe_due.val();
         self.do_retx.next = self.is_tx.val()
             & !self.probe_due.val()
+            & !self.unsettled.val()
             & self.lost_all.any.val()
             & self.win_open.val();
         self.do_new.next = self.is_tx.val()
             & !self.probe_due.val()
-            & !self.lost_all.any.val()
+            & !self.lost_any.val()
             & self.offer.val()
             & self.win_open.val()
             & (self.a_out.val() < self.cfg_w.val());
@@ -1324,6 +1450,13 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.c_probe_due.next = self.c_out.val().any()
             & ((self.now.val() - self.c_pts.val()) >= self.cfg_probe_interval.val());
         self.c_raw.next = self.c_flight.val() - self.c_lost_bytes.val();
+        self.c_lost_any.next = self.c_n_lost.val().any();
+        self.c_view.next = self.c_lost_bytes.val();
+        if self.unsettled.val() {
+            self.c_raw.next = self.c_flight.val() - self.lview.val();
+            self.c_lost_any.next = self.lview.val().any();
+            self.c_view.next = self.lview.val();
+        }
         self.c_open.next = self.c_raw.val() < self.cwnd.val();
         if self.c_raw.val().get_bit(31) {
             self.c_open.next = self.cwnd.val().any();
@@ -1332,7 +1465,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             | (self.c_backlog.val().any() & !self.c_sv.val());
         self.work.next = self.c_probe_due.val()
             | (self.c_open.val()
-                & (self.c_n_lost.val().any()
+                & (self.c_lost_any.val()
                     | (self.c_cut.val() & (self.c_out.val() < self.cfg_w.val()))));
 
         // ---- The record written back (an open: the fresh record at its PSN).
@@ -1355,7 +1488,8 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
                 << self.cfg_off_hi.val())
             | (bit_cast::<D, 16>(self.c_shb.val() & self.cfg_slot_mask.val())
                 << self.cfg_off_short.val())
-            | (bit_cast::<D, 16>(self.c_slen.val()) << self.cfg_off_slen.val());
+            | (bit_cast::<D, 16>(self.c_slen.val()) << self.cfg_off_slen.val())
+            | (bit_cast::<D, 32>(self.c_view.val()) << self.cfg_off_view.val());
         self.next.next = self.next.val().replace_bit(216, self.c_asp.val());
         self.next.next = self.next.val().replace_bit(217, self.a_hv.val());
         self.next.next = self.next.val().replace_bit(218, self.a_hiv.val());
@@ -1385,6 +1519,13 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.m_loss_valid.next = self.loss_v.val();
         self.m_loss_kind.next = self.loss_k.val();
         self.m_work.next = self.work.val();
+        self.m_repos.next = self.opened.val()
+            | self.acc.val()
+            | self.do_probe.val()
+            | self.do_retx.val()
+            | self.do_new.val()
+            | self.loss_v.val()
+            | self.run0.val().any();
     }
 }
 
@@ -1417,7 +1558,8 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             win1,
             win2,
             bdp1,
-            bdp2
+            bdp2,
+            repos
         );
 
         // ---- S0: the event into the shell; the SACK's format (no state needed) checked here.
@@ -1460,7 +1602,17 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.step.s_event.next = self.pipe.m_event.val();
         self.step.s_cwnd.next = self.win2.q.val();
         self.step.s_bdp_zero.next = self.bdp2.q.val();
+        // Unsettled: one of the 4 events ahead (each forwarded to this one) had its id and
+        // repositioned it. The eq bits and the reposition bits are registers: one AND-OR.
+        self.step.s_unsettled.next =
+            (self.pipe.m_eq.val() & self.repos.q.val() & self.cfg_settle_seen.val()).any();
         self.pipe.s_next.next = self.step.m_next.val();
+        self.repos_in.next = self.repos.q.val() << 1;
+        self.repos_in.next = self
+            .repos_in
+            .val()
+            .replace_bit(0, self.pipe.m_write.val() & self.step.m_repos.val());
+        self.repos.d.next = self.repos_in.val();
 
         // ---- Output registers: every result zero unless an event with a good id completes.
         self.out_valid.d.next = self.pipe.m_valid.val();

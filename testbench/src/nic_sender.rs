@@ -34,7 +34,7 @@ use golden_model::sack_receiver::Sack;
 use golden_model::sack_sender::{LossKind, SackVerdict, TxKind};
 use golden_model::seq::{psn_add, psn_lt, psn_sub, PSN_HALF, PSN_MASK};
 use proptest::prelude::*;
-use strack_config::Config;
+use strack_config::{Config, NIC_SENDER_SETTLE};
 
 use crate::traffic::Traffic;
 use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
@@ -237,6 +237,15 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "doorbell_refused",
     "doorbell_to_max",
     "doorbell_past_max_by_1",
+    "sack_settled",
+    "sack_unsettled",
+    "transmit_settled",
+    "transmit_unsettled",
+    "other_unsettled",
+    "unsettled_sack_leaves_the_run",
+    "settling_run_moves_una",
+    "unsettled_view_holds_data",
+    "unsettled_view_stale",
     "opened",
     "open_refused",
     "timer",
@@ -602,6 +611,7 @@ impl Block {
             open: opened,
             changed,
         });
+        self.cover_settling(cycle, (ev, e), b, after, cov);
 
         let (mtu, w) = (self.mtu, self.rx_window);
         match &e.kind {
@@ -747,6 +757,53 @@ impl Block {
 }
 
 impl Block {
+    /// DECISION "settled searches": which events were settled, and the rule's own cases.
+    fn cover_settling(
+        &self,
+        cycle: u64,
+        (ev, e): (&Ev, &golden_model::nic_sender::Effect),
+        b: &Sender,
+        after: &Sender,
+        cov: &mut Coverage,
+    ) {
+        if matches!(ev, Ev::Open(..)) {
+            return;
+        }
+        let settled = b.settled_at(cycle, NIC_SENDER_SETTLE);
+        cov.hit(match (ev, settled) {
+            (Ev::Sack(..), true) => "sack_settled",
+            (Ev::Sack(..), false) => "sack_unsettled",
+            (Ev::Transmit, true) => "transmit_settled",
+            (Ev::Transmit, false) => "transmit_unsettled",
+            (_, true) => return,
+            (_, false) => "other_unsettled",
+        });
+        let w = self.rx_window;
+        let head_acked = |s: &Sender| {
+            s.sack.outstanding() != 0 && s.sack.acked[(s.sack.snd_una & (w - 1)) as usize]
+        };
+        if settled {
+            if head_acked(b) {
+                // What an unsettled SACK left: the settled event runs it first.
+                cov.hit("settling_run_moves_una");
+            }
+            return;
+        }
+        if matches!(e.kind, Kind::Sack(SackVerdict::Accepted, _)) && head_acked(after) {
+            cov.hit("unsettled_sack_leaves_the_run");
+        }
+        if b.lost_view != b.sack.lost_bytes() {
+            cov.hit("unsettled_view_stale");
+        }
+        if *ev == Ev::Transmit
+            && matches!(e.kind, Kind::Transmit(None))
+            && b.lost_view != 0
+            && b.cut().is_some()
+        {
+            cov.hit("unsettled_view_holds_data");
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn cover_sack(
         &self,

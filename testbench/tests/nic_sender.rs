@@ -16,7 +16,8 @@ use testbench::configs::{
 };
 use testbench::designs::{
     NicSenderDefault, NicSenderNoForward1, NicSenderNoForward2, NicSenderNoForward3,
-    NicSenderNoForward4, NicSenderSmall, NicSenderWholeSegment,
+    NicSenderNoForward4, NicSenderSettleBlind1, NicSenderSettleBlind4, NicSenderSmall,
+    NicSenderWholeSegment,
 };
 use testbench::nic_sender::{stimulus, Block, Cycle};
 use testbench::{assert_fault_is_caught, cosim_proptest, cycles_budget, Dut};
@@ -92,4 +93,31 @@ fn nic_sender_broken_variants_are_caught() {
     for (d, text) in reports.iter().enumerate() {
         println!("no forwarding at distance {}:\n{text}", d + 1);
     }
+}
+
+/// DECISION "settled searches": with the reposition of the event 1 or 4 cycles ahead unseen
+/// (an event it unsettles stepped as settled: the nearest and the farthest distance the rule
+/// covers), the co-sim fails.
+#[test]
+fn nic_sender_settling_variants_are_caught() {
+    let cfg = nic_sender_small_config();
+    let mut runner = TestRunner::deterministic();
+    let stim: Vec<Cycle> = stimulus(cfg.clone(), 3_000..5_000)
+        .new_tree(&mut runner)
+        .unwrap()
+        .current();
+    let model = || Block::new(&cfg, SACK_INITIAL_PSN, NIC_SENDER_INITIAL_BYTES);
+    let one = assert_fault_is_caught(
+        NicSenderSettleBlind1::new,
+        NicSenderSmall::new,
+        model,
+        &stim,
+    );
+    let four = assert_fault_is_caught(
+        NicSenderSettleBlind4::new,
+        NicSenderSmall::new,
+        model,
+        &stim,
+    );
+    println!("reposition 1 ahead unseen:\n{one}\nreposition 4 ahead unseen:\n{four}");
 }
