@@ -560,6 +560,27 @@ const DESIGNS: &[Design] = &[
         initial_psn: SACK_INITIAL_PSN,
     },
     Design {
+        name: "nic_sender_no_forward_5",
+        block: "nic_sender",
+        config: nic_sender_small_config,
+        fault: Some(Fault::ContextPipeNoForward(5)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_sender_no_forward_6",
+        block: "nic_sender",
+        config: nic_sender_small_config,
+        fault: Some(Fault::ContextPipeNoForward(6)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_sender_no_forward_7",
+        block: "nic_sender",
+        config: nic_sender_small_config,
+        fault: Some(Fault::ContextPipeNoForward(7)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
         name: "nic_sender_settle_blind_1",
         block: "nic_sender",
         config: nic_sender_small_config,

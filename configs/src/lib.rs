@@ -46,11 +46,11 @@ pub const CWND_MAX_AHEAD: usize = CWND_LATENCY as usize - 2;
 /// writes its connection's has-work bit at the transmit scheduler's input on cycle
 /// t + `NIC_TX_WORK_WRITE` (the bit shows from the cycle after). Shared by the model and the
 /// RTL.
-pub const NIC_TX_WORK_WRITE: u64 = 7;
+pub const NIC_TX_WORK_WRITE: u64 = 10;
 /// The send side's window view: an event taken on cycle t reads its connection's cwnd unit as
 /// the SACKs (and opens) taken on cycles up to t - `NIC_TX_VIEW_LAG` left it (the cwnd unit's
 /// pipeline lies between). Shared by the model and the RTL.
-pub const NIC_TX_VIEW_LAG: u64 = 24;
+pub const NIC_TX_VIEW_LAG: u64 = 27;
 /// 800 Gb/s at a 4 KiB MTU, packets per second: the line rate the blocks are measured against.
 pub const LINE_RATE_PPS: f64 = 800e9 / (4096.0 * 8.0);
 /// The SACKs per second 800 Gb/s brings back at 16 KiB coalescing.

@@ -16,6 +16,7 @@ use golden_model::sack_receiver::{DataPkt, Sack, Verdict};
 use golden_model::sack_sender::TxKind;
 use golden_model::seq::psn_lt;
 use golden_model::Config;
+use strack_config::NIC_SENDER_SETTLE;
 
 /// A link: items due at a cycle, in order of arrival (ties by send order).
 struct Wire<T> {
@@ -340,14 +341,15 @@ fn check_with(what: &str, r: &Run, max_cycles: u64, min_shorts: u64) {
         "{what}: a packet neither mtu long nor the short one"
     );
     assert!(r.shorts > min_shorts, "{what}: Nagle's rule was exercised");
-    // A connection served is served again on stale bits until its own bit is rewritten (7
-    // cycles on): alone in its group, at most twice (every third cycle). Some SACKs close a
+    // A connection served is served again on stale bits until its own bit is rewritten
+    // (`NIC_TX_WORK_WRITE` cycles on): alone in its group, at most twice (every third cycle). Some SACKs close a
     // window with the bit still set too; empty serves stay below twice the packets.
     assert!(r.empty < 2 * r.sent, "{what}: {} empty transmits", r.empty);
 }
 
-/// Settling distances run: the exact senders, and a pipelined sender's.
-const SETTLES: [u64; 3] = [1, 4, 8];
+/// Settling distances run: the exact senders, the build's (`NIC_SENDER_SETTLE`), and a longer
+/// one.
+const SETTLES: [u64; 3] = [1, NIC_SENDER_SETTLE, 8];
 
 #[test]
 fn every_byte_of_every_connection_arrives_without_loss() {

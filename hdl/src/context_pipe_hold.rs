@@ -86,6 +86,9 @@ pub struct ContextPipeHold<const D: usize, const E: usize> {
     pub m_hit1: Signal<Out, Bit>,
     /// The record after it (the user's next-state function, combinational, same cycle).
     pub s_next: Signal<In, Bits<D>>,
+    /// Bit `d - 1`: the event `d` cycles ahead (d = 1..=4) is valid and has the same id (the
+    /// S1 compares carried along), for a user whose rule looks at what those events did.
+    pub m_eq: Signal<Out, Bits<4>>,
 
     /// The sweep is over: events are taken.
     pub status_ready: Signal<Out, Bit>,
@@ -125,13 +128,13 @@ pub struct ContextPipeHold<const D: usize, const E: usize> {
     h2_id: DFF<Bits<16>>,
     h2_event: DFF<Bits<E>>,
     h2_rec: DFF<Bits<D>>,
-    h2_eq: DFF<Bits<3>>,
+    h2_eq: DFF<Bits<4>>,
     h3_valid: DFF<Bit>,
     h3_bad: DFF<Bit>,
     h3_id: DFF<Bits<16>>,
     h3_event: DFF<Bits<E>>,
     h3_rec: DFF<Bits<D>>,
-    h3_eq: DFF<Bits<2>>,
+    h3_eq: DFF<Bits<4>>,
     p3_valid: DFF<Bit>,
     p3_bad: DFF<Bit>,
     p3_write: DFF<Bit>,
@@ -139,6 +142,7 @@ pub struct ContextPipeHold<const D: usize, const E: usize> {
     p3_event: DFF<Bits<E>>,
     p3_base: DFF<Bits<D>>,
     p3_hit1: DFF<Bit>,
+    p3_eq: DFF<Bits<4>>,
     fwd0_valid: DFF<Bit>,
     fwd0_id: DFF<Bits<16>>,
     fwd0_rec: DFF<Bits<D>>,
@@ -184,6 +188,7 @@ impl<const D: usize, const E: usize> ContextPipeHold<D, E> {
             m_hit1: Default::default(),
             t_record: Default::default(),
             s_next: Default::default(),
+            m_eq: Default::default(),
             status_ready: Default::default(),
             cfg_last: Constant::new(bits(u64::from(ids - 1))),
             cfg_init: Constant::new(init),
@@ -228,6 +233,7 @@ impl<const D: usize, const E: usize> ContextPipeHold<D, E> {
             p3_event: Default::default(),
             p3_base: Default::default(),
             p3_hit1: Default::default(),
+            p3_eq: Default::default(),
             fwd0_valid: Default::default(),
             fwd0_id: Default::default(),
             fwd0_rec: Default::default(),
@@ -254,7 +260,7 @@ impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
             p1_event, p2_valid, p2_bad, p2_id, p2_event, p2_raw, p2_eq, h1_valid, h1_bad, h1_id,
             h1_event, h1_rec, h1_eq, h2_valid, h2_bad, h2_id, h2_event, h2_rec, h2_eq, h3_valid,
             h3_bad, h3_id, h3_event, h3_rec, h3_eq, p3_valid, p3_bad, p3_write, p3_id, p3_event,
-            p3_base, p3_hit1, fwd0_valid, fwd0_id, fwd0_rec, fwd1_valid, fwd1_id, fwd1_rec,
+            p3_base, p3_hit1, p3_eq, fwd0_valid, fwd0_id, fwd0_rec, fwd1_valid, fwd1_id, fwd1_rec,
             fwd2_rec, wr_en, wr_id, wr_rec
         );
         self.ram.clock.next = self.clock.val();
@@ -359,7 +365,7 @@ impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
         self.h2_id.d.next = self.h1_id.q.val();
         self.h2_event.d.next = self.h1_event.q.val();
         self.h2_rec.d.next = self.snap.val();
-        self.h2_eq.d.next = self.h1_eq.q.val().get_bits::<3>(0);
+        self.h2_eq.d.next = self.h1_eq.q.val();
 
         self.h3_valid.d.next = self.h2_valid.q.val() & !self.s_reset.val();
         self.h3_bad.d.next = self.h2_bad.q.val();
@@ -369,7 +375,7 @@ impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
         if self.h2_eq.q.val().get_bit(2) {
             self.h3_rec.d.next = self.fwd0_rec.q.val();
         }
-        self.h3_eq.d.next = self.h2_eq.q.val().get_bits::<2>(0);
+        self.h3_eq.d.next = self.h2_eq.q.val();
 
         self.p3_valid.d.next = self.h3_valid.q.val() & !self.s_reset.val();
         self.p3_bad.d.next = self.h3_bad.q.val();
@@ -382,6 +388,7 @@ impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
         }
         self.t_record.next = self.p3_base.d.val();
         self.p3_hit1.d.next = self.h3_eq.q.val().get_bit(0);
+        self.p3_eq.d.next = self.h3_eq.q.val();
 
         // ---- S3 (the loop): the event right ahead's record if it had this id.
         self.m_valid.next = self.p3_valid.q.val();
@@ -394,6 +401,7 @@ impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
             self.m_record.next = self.fwd0_rec.q.val();
         }
         self.m_hit1.next = self.p3_hit1.q.val();
+        self.m_eq.next = self.p3_eq.q.val();
         self.fwd0_valid.d.next = self.p3_valid.q.val();
         self.fwd0_id.d.next = self.p3_id.q.val();
         self.fwd0_rec.d.next = self.s_next.val();

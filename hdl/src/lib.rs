@@ -93,9 +93,10 @@ pub enum Fault {
     /// `load_table`: the read-modify-write forwarding is off (back-to-back packets on one link
     /// read a stale row).
     LoadTableNoForward,
-    /// `context_pipe` and the NIC's pipelines on a context shell (`nic_rx`): the shell's
-    /// forwarding at this distance (cycles between two events on one id: 1..=4 in
-    /// `context_pipe`, 1..=7 in `nic_rx`, whose shell has three hold stages) is off.
+    /// `context_pipe` and the NIC's pipelines on a context shell (`nic_rx`, `nic_sender`): the
+    /// shell's forwarding at this distance (cycles between two events on one id: 1..=4 in
+    /// `context_pipe`, 1..=7 in `nic_rx` and `nic_sender`, whose shell has three hold stages)
+    /// is off.
     ContextPipeNoForward(u32),
     /// `tx_sched`: a search result is kept when a group is loaded while it is under way (it
     /// searched from a group no longer served).

@@ -4,12 +4,17 @@
 //! any sequence of connection ids.
 //!
 //! ```text
-//!  S0: event ─► context shell (S0 read, S1 RAM data, S2 newest record) ─► S3: next-state
-//!      (the SACK's format checked)                                          function, SenderStep
-//!                                                                           (the loop)
-//!                                                                              │
-//!  output registers (m_*) ◄─────────────────────────────────────────────────────┘
+//!  S0: event ─► hold shell (S0 read, S1 RAM data, S2 newest record, ─► S3: next-state function,
+//!      (the SACK's format checked)  H1..H3 the forwarding of the        SenderStep (the loop),
+//!                                   events 4 to 2 ahead)                settled or not by the
+//!                                                                       4 events ahead
+//!                                                                          │
+//!  output registers (m_*) ◄─────────────────────────────────────────────────┘
 //! ```
+//!
+//! The hold stages are where the pipelined design will make a settled event's searches on
+//! the snapshot (the record as the events 5 or more ahead left it); today they only carry the
+//! event, and the whole step is still in the loop.
 //!
 //! **The record** (`docs/blocks/nic_sender.md`, "Context record") is the compact one the
 //! model's facts allow (`docs/blocks/nic_tx.md`, "The sender's record"): `snd_nxt` and the
@@ -26,14 +31,15 @@
 
 use rust_hdl::prelude::*;
 
-use crate::context_pipe::{ContextPipe, COMPUTE_STAGE, FORWARD_DISTANCES};
+use crate::context_pipe_hold::{ContextPipeHold, COMPUTE_STAGE};
 
-// The settledness is read off the forwarded events: the model's settling distance must be one
-// more than the shell's forwarding distances.
-const _: () = assert!(strack_config::NIC_SENDER_SETTLE == FORWARD_DISTANCES as u64 + 1);
+/// The events ahead whose repositions unsettle an event: the model's settling distance less
+/// one (the hold shell shows at S3 which of the 4 events ahead had the same id).
+pub const SETTLE_AHEAD: u32 = 4;
+const _: () = assert!(strack_config::NIC_SENDER_SETTLE == SETTLE_AHEAD as u64 + 1);
 use crate::seq::PsnBelow;
 
-/// Latency: S0..S2, S3, and the output register.
+/// Latency: S0..S2, the hold stages H1..H3, S3, and the output register.
 pub const LATENCY: u32 = COMPUTE_STAGE + 1;
 
 /// Record bits before the acknowledged bits: `snd_nxt` 24, bytes sent, bytes received, flight,
@@ -581,7 +587,7 @@ pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: 
 #[derive(LogicBlock)]
 pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E: usize> {
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset: the events in S1 and S2 are dropped and every record swept to the
+    /// Synchronous reset: the events in S1, S2 and H1..H3 are dropped and every record swept to the
     /// initial one (`status_ready` low meanwhile).
     pub s_reset: Signal<In, Bit>,
 
@@ -665,7 +671,7 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     /// co-sim's broken variants clear one).
     cfg_settle_seen: Constant<Bits<4>>,
 
-    pipe: ContextPipe<D, E>,
+    pipe: ContextPipeHold<D, E>,
     /// The next-state function: the record and the event the shell shows, to the record after.
     step: SenderStep<W, SB, D, E>,
 
@@ -674,14 +680,12 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
 
     /// The window, presented the cycle after its event (`s_cwnd`, `s_bdp_zero`), on its way to
     /// S3: the composed send side reads it from a RAM addressed by the event's connection.
-    win1: DFF<Bits<32>>,
-    win2: DFF<Bits<32>>,
-    bdp1: DFF<Bit>,
-    bdp2: DFF<Bit>,
+    /// (5 cycles of it: from the cycle after the event to S3.)
+    win_line: DFF<Bits<160>>,
+    bdp_line: DFF<Bits<5>>,
 
     /// Bit `d - 1`: the event `d` cycles ahead of the one in S3 repositioned its connection
-    /// (the events forwarded to it; DECISION "settled searches" at a settling distance of
-    /// `FORWARD_DISTANCES + 1`).
+    /// (DECISION "settled searches" at a settling distance of `SETTLE_AHEAD + 1`).
     repos: DFF<Bits<4>>,
     repos_in: Signal<Local, Bits<4>>,
 
@@ -988,7 +992,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             cfg_psn_mask: c32(0xFF_FFFF),
             cfg_seg_low: c32(SB as u64 - 1),
             cfg_settle_seen: Constant::new(bits(0xF)),
-            pipe: ContextPipe::new(
+            pipe: ContextPipeHold::new(
                 conns,
                 initial_record::<D>(initial_psn, initial_bytes),
                 no_forward,
@@ -1013,10 +1017,8 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             out_loss_valid: Default::default(),
             out_loss_kind: Default::default(),
             out_work: Default::default(),
-            win1: Default::default(),
-            win2: Default::default(),
-            bdp1: Default::default(),
-            bdp2: Default::default(),
+            win_line: Default::default(),
+            bdp_line: Default::default(),
             repos: Default::default(),
             repos_in: Default::default(),
         }
@@ -1025,7 +1027,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
     /// The design with the reposition of the event `d` ahead (1..=4) not seen: the co-sim's
     /// broken variants only.
     pub fn with_settle_blind(mut self, d: Option<u32>) -> Self {
-        assert!(d.is_none_or(|d| (1..=FORWARD_DISTANCES).contains(&d)));
+        assert!(d.is_none_or(|d| (1..=SETTLE_AHEAD).contains(&d)));
         let seen = 0xF & !d.map_or(0, |d| 1u64 << (d - 1));
         self.cfg_settle_seen = Constant::new(bits(seen));
         self
@@ -1555,10 +1557,8 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             out_loss_valid,
             out_loss_kind,
             out_work,
-            win1,
-            win2,
-            bdp1,
-            bdp2,
+            win_line,
+            bdp_line,
             repos
         );
 
@@ -1579,11 +1579,10 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             | (bit_cast::<E, 32>(self.s_sack_ts.val()) << 173)
             | (bit_cast::<E, 32>(self.s_doorbell_bytes.val()) << 206)
             | (bit_cast::<E, SB>(self.s_sack_bitmap.val()) << 238);
-        // The window comes a cycle after its event: S1 and S2 carry it beside the shell.
-        self.win1.d.next = self.s_cwnd.val();
-        self.win2.d.next = self.win1.q.val();
-        self.bdp1.d.next = self.s_bdp_zero.val();
-        self.bdp2.d.next = self.bdp1.q.val();
+        // The window comes a cycle after its event: S1 to H3 carry it beside the shell.
+        self.win_line.d.next =
+            (self.win_line.q.val() << 32) | bit_cast::<160, 32>(self.s_cwnd.val());
+        self.bdp_line.d.next = (self.bdp_line.q.val() << 1).replace_bit(0, self.s_bdp_zero.val());
         self.ev_in.next = self
             .ev_in
             .val()
@@ -1600,8 +1599,8 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         // ---- S3: the next-state function on the record and the event the shell shows.
         self.step.s_record.next = self.pipe.m_record.val();
         self.step.s_event.next = self.pipe.m_event.val();
-        self.step.s_cwnd.next = self.win2.q.val();
-        self.step.s_bdp_zero.next = self.bdp2.q.val();
+        self.step.s_cwnd.next = self.win_line.q.val().get_bits::<32>(128);
+        self.step.s_bdp_zero.next = self.bdp_line.q.val().get_bit(4);
         // Unsettled: one of the 4 events ahead (each forwarded to this one) had its id and
         // repositioned it. The eq bits and the reposition bits are registers: one AND-OR.
         self.step.s_unsettled.next =

@@ -9,11 +9,11 @@
 //!  T0   arbiter: open > SACK > transmit / doorbell (turns) > timer scan; every 4th cycle the
 //!       scan's ─► sender (s_valid, s_conn, s_kind), scheduler (s_take), view RAM read
 //!  T1   view (RAM data, or the write of T0 forwarded) ─► sender's s_cwnd, s_bdp_zero
-//!  T4   sender's result ─► cwnd unit (an open, an accepted SACK), entropy bitmap (every
+//!  T7   sender's result ─► cwnd unit (an open, an accepted SACK), entropy bitmap (every
 //!       event but a bad id or a refused open), has-work line, result line
-//!  T7   has-work write ─► scheduler (s_set)
-//!  T12  entropy bitmap's choice + the result line ─► m_* (the event taken on T0)
-//!  T23  cwnd unit's window ─► view write register ─► T24: view RAM (read from T24 on)
+//!  T10   has-work write ─► scheduler (s_set)
+//!  T15  entropy bitmap's choice + the result line ─► m_* (the event taken on T0)
+//!  T26  cwnd unit's window ─► view write register ─► T27: view RAM (read from T27 on)
 //! ```
 //!
 //! Every line is cleared by `s_reset`: the events taken before a reset report nothing, write
@@ -31,13 +31,13 @@ pub const LATENCY: u32 = SENDER_AT + nic_entropy::LATENCY;
 /// The stage of the sender's result.
 const SENDER_AT: u32 = nic_sender::LATENCY;
 /// The has-work write's stage.
-pub const WORK_WRITE: u32 = 7;
+pub const WORK_WRITE: u32 = SENDER_AT + 3;
 /// From an event to the first event that reads the window it made: the sender's result, the
 /// cwnd unit, the write register.
 pub const VIEW_LAG: u32 = SENDER_AT + nic_cwnd::LATENCY + 1;
 
 // The lines below are laid out for these latencies.
-const _: () = assert!(SENDER_AT == 4 && nic_entropy::LATENCY == 8 && nic_cwnd::LATENCY == 19);
+const _: () = assert!(SENDER_AT == 7 && nic_entropy::LATENCY == 8 && nic_cwnd::LATENCY == 19);
 
 /// See the module documentation.
 #[derive(LogicBlock)]
@@ -77,7 +77,7 @@ pub struct NicTxGlue {
     pub sched_set_id: Signal<Out, Bits<16>>,
     pub sched_set_work: Signal<Out, Bit>,
 
-    /// The sender's event (T0) and window (T1), its readiness and its result (T4).
+    /// The sender's event (T0) and window (T1), its readiness and its result (T7).
     pub snd_valid: Signal<Out, Bit>,
     pub snd_conn: Signal<Out, Bits<16>>,
     pub snd_kind: Signal<Out, Bits<3>>,
@@ -102,7 +102,7 @@ pub struct NicTxGlue {
     pub snd_m_loss_kind: Signal<In, Bits<2>>,
     pub snd_m_work: Signal<In, Bit>,
 
-    /// The cwnd units' event (T4, or the sweep's opens) and result (T23).
+    /// The cwnd units' event (T7, or the sweep's opens) and result (T26).
     pub cw_valid: Signal<Out, Bit>,
     pub cw_conn: Signal<Out, Bits<16>>,
     pub cw_open: Signal<Out, Bit>,
@@ -116,7 +116,7 @@ pub struct NicTxGlue {
     pub cw_m_cwnd_bytes: Signal<In, Bits<32>>,
     pub cw_m_achieved_bdp: Signal<In, Bits<32>>,
 
-    /// The entropy bitmaps' event (T4) and choice (T12).
+    /// The entropy bitmaps' event (T7) and choice (T15).
     pub eb_valid: Signal<Out, Bit>,
     pub eb_conn: Signal<Out, Bits<16>>,
     pub eb_open: Signal<Out, Bit>,
@@ -212,26 +212,26 @@ pub struct NicTxGlue {
     fwd_data: DFF<Bits<33>>,
     view_now: Signal<Local, Bits<33>>,
 
-    /// T0 -> T4: live, source 3, now 32, RTT 24, probe, ECN, entropy 16 (78 bits a stage).
-    a_line: DFF<Bits<312>>,
-    /// T1 -> T4: `floor(cwnd / MTU)` (32 bits a stage).
-    pk_line: DFF<Bits<96>>,
-    // T4.
+    /// T0 -> T7: live, source 3, now 32, RTT 24, probe, ECN, entropy 16 (78 bits a stage).
+    a_line: DFF<Bits<546>>,
+    /// T1 -> T7: `floor(cwnd / MTU)` (32 bits a stage).
+    pk_line: DFF<Bits<192>>,
+    // T7.
     a4: Signal<Local, Bits<78>>,
     live4: Signal<Local, Bit>,
     good4: Signal<Local, Bit>,
     r_word: Signal<Local, Bits<131>>,
     h_word: Signal<Local, Bits<18>>,
-    /// T4 -> T12: the result (131 bits a stage, layout in `update`).
+    /// T7 -> T15: the result (131 bits a stage, layout in `update`).
     r_line: DFF<Bits<1048>>,
-    /// T4 -> T7: the has-work write: valid, connection 16, bit.
+    /// T7 -> T10: the has-work write: valid, connection 16, bit.
     h_line: DFF<Bits<54>>,
-    /// T4 -> T23: the cwnd unit's events whose window is written.
+    /// T7 -> T26: the cwnd unit's events whose window is written.
     cw_line: DFF<Bits<19>>,
     cw_live: Signal<Local, Bit>,
-    // T12.
+    // T15.
     r12: Signal<Local, Bits<131>>,
-    /// Of the result a cycle before T12 (what `m_*` shows next, unless a reset drops it): the
+    /// Of the result a cycle before T15 (what `m_*` shows next, unless a reset drops it): the
     /// packet's and the loss's kinds.
     k_tx: Signal<Local, Bits<2>>,
     k_loss: Signal<Local, Bits<2>>,
@@ -245,7 +245,7 @@ pub struct NicTxGlue {
     cnt_open_refused: DFF<Bits<32>>,
     cnt_doorbell_refused: DFF<Bits<32>>,
     cnt_bad_conn: DFF<Bits<32>>,
-    // T23 -> T24: the view write.
+    // T26 -> T27: the view write.
     w_next: Signal<Local, Bits<33>>,
     w_valid: DFF<Bit>,
     w_addr: DFF<Bits<16>>,
@@ -525,7 +525,7 @@ impl Logic for NicTxGlue {
         self.a_word.next = self.a_word.val().replace_bit(0, self.ready.val());
         self.a_word.next = self.a_word.val().replace_bit(60, self.s_sack_probe.val());
         self.a_word.next = self.a_word.val().replace_bit(61, self.s_sack_ecn.val());
-        self.a_line.d.next = (self.a_line.q.val() << 78) | bit_cast::<312, 78>(self.a_word.val());
+        self.a_line.d.next = (self.a_line.q.val() << 78) | bit_cast::<546, 78>(self.a_word.val());
 
         // ---- T1: the view, the write of T0 forwarded over the RAM's data.
         self.view_now.next = self.view.read_data.val();
@@ -535,10 +535,10 @@ impl Logic for NicTxGlue {
         self.snd_cwnd.next = self.view_now.val().get_bits::<32>(0);
         self.snd_bdp_zero.next = self.view_now.val().get_bit(32);
         self.pk_line.d.next = (self.pk_line.q.val() << 32)
-            | bit_cast::<96, 32>(self.view_now.val().get_bits::<32>(0) >> self.cfg_mtu_log2.val());
+            | bit_cast::<192, 32>(self.view_now.val().get_bits::<32>(0) >> self.cfg_mtu_log2.val());
 
-        // ---- T4: the sender's result.
-        self.a4.next = self.a_line.q.val().get_bits::<78>(234);
+        // ---- T7: the sender's result.
+        self.a4.next = self.a_line.q.val().get_bits::<78>(468);
         self.live4.next = self.a4.val().get_bit(0);
         self.good4.next = self.live4.val() & !self.snd_m_bad.val();
         // The cwnd unit: an open, an accepted SACK.
@@ -564,8 +564,8 @@ impl Logic for NicTxGlue {
         self.eb_ack_entropy.next = self.a4.val().get_bits::<16>(62);
         self.eb_ack_ecn.next = self.a4.val().get_bit(61);
         self.eb_choose_valid.next = self.snd_m_tx_valid.val();
-        self.eb_cwnd_packets.next = self.pk_line.q.val().get_bits::<32>(64);
-        // The result, for T12: live, source 3, bad, connection 16, the verdicts (6), the
+        self.eb_cwnd_packets.next = self.pk_line.q.val().get_bits::<32>(160);
+        // The result, for T15: live, source 3, bad, connection 16, the verdicts (6), the
         // packet (valid, PSN 32, length 32, kind 2, ACK request), loss (valid, kind 2), work,
         // time 32.
         self.r_word.next = (bit_cast::<131, 3>(self.a4.val().get_bits::<3>(1)) << 1)
@@ -619,12 +619,12 @@ impl Logic for NicTxGlue {
         self.h_line.d.next = (self.h_line.q.val() << 18) | bit_cast::<54, 18>(self.h_word.val());
         self.cw_line.d.next = (self.cw_line.q.val() << 1).replace_bit(0, self.cw_live.val());
 
-        // ---- T7: the has-work write.
+        // ---- T10: the has-work write.
         self.sched_set_valid.next = self.h_line.q.val().get_bit(36);
         self.sched_set_id.next = self.h_line.q.val().get_bits::<16>(37);
         self.sched_set_work.next = self.h_line.q.val().get_bit(53);
 
-        // ---- T12: the result with the entropy bitmap's choice.
+        // ---- T15: the result with the entropy bitmap's choice.
         self.r12.next = self.r_line.q.val().get_bits::<131>(917);
         self.m_valid.next = self.r12.val().get_bit(0);
         self.m_source.next = self.r12.val().get_bits::<3>(1);
@@ -655,7 +655,7 @@ impl Logic for NicTxGlue {
 
         // ---- The counters: the result that shows on `m_*` next cycle is counted now, so that a
         // count and its result show on the same cycle (a reset drops both).
-        // (The result at T11 sits at bit 786 of the line: its field at bit `b` is at `786 + b`;
+        // (The result at T14 sits at bit 786 of the line: its field at bit `b` is at `786 + b`;
         // a counter holds unless counted, as `dff_setup!` sets every `d` to its `q`.)
         // (Kinds: `m_tx_kind` 0 new, 1 retransmission, 2 probe; `m_loss_kind` 0 out-of-order
         // count, 1 probe, 2 timeout.)
@@ -720,7 +720,7 @@ impl Logic for NicTxGlue {
             self.cw_conn.next = self.sweep_at.val();
         }
 
-        // ---- T23: the cwnd unit's window into the write register; T24: the view RAM.
+        // ---- T26: the cwnd unit's window into the write register; T27: the view RAM.
         self.w_next.next = bit_cast::<33, 32>(self.cw_m_cwnd_bytes.val());
         self.w_next.next = self
             .w_next
@@ -747,7 +747,7 @@ impl Logic for NicTxGlue {
             self.scan.d.next = 0_usize.to_bits::<16>();
             self.door_turn.d.next = false;
             // (`swept` and `sweep_id` restart above: a reset is a sweep's first cycle.)
-            self.a_line.d.next = 0_usize.to_bits::<312>();
+            self.a_line.d.next = 0_usize.to_bits::<546>();
             self.r_line.d.next = 0_usize.to_bits::<1048>();
             self.h_line.d.next = 0_usize.to_bits::<54>();
             self.cw_line.d.next = 0_usize.to_bits::<19>();

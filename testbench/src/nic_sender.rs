@@ -5,7 +5,7 @@
 //! Stimulus: events of every kind (doorbells below, at and above the MTU and huge ones the
 //! backlog refuses; transmit opportunities; SACKs; timer checks; opens, some too wide) with
 //! windows from 0 to 2^32 - 1 and achievedBDP zero or not, spread over the connections by
-//! patterns: one hot connection every `d` cycles (`d` in 1..=6, every forwarding distance and
+//! patterns: one hot connection every `d` cycles (`d` in 1..=8, every forwarding distance and
 //! past it), a few or all connections at random, every connection in turn, a window filled to
 //! `rx_window` PSNs and then a hole reported (OOO loss, retransmissions), a probe and its quick
 //! answer (probe loss), the timeout, an event at a timer's edge (a transmit 1 ns before and at
@@ -42,9 +42,9 @@ use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 /// Cycles from an event's offer to its result on `m_*`.
 pub const LATENCY: usize = crate::designs::NicSenderSmall::LATENCY as usize;
 
-/// Events a reset drops: those in S1 and S2, taken on the 2 cycles before it; the one in S3
-/// completes (the output register follows it).
-const DROPPED: usize = 2;
+/// Events a reset drops: those in S1, S2 and the hold stages H1 to H3, taken on the 5 cycles
+/// before it; the one in S3 completes (the output register follows it).
+const DROPPED: usize = 5;
 
 /// `s_kind` of each event (a timer check is 0, or any of 5..=7).
 pub const KIND_TIMER: u64 = 0;
@@ -164,27 +164,36 @@ pub struct Cycle {
 }
 
 /// A SACK, then a transmit, `d` cycles after its connection's last event, when that event
-/// changed the record (1..=4: the shell's forwarding distances), and past them.
-const SACK_DISTANCE: [&str; 5] = [
+/// changed the record (1..=7: the hold shell's forwarding distances), and past them.
+const SACK_DISTANCE: [&str; 8] = [
     "sack_distance_1",
     "sack_distance_2",
     "sack_distance_3",
     "sack_distance_4",
-    "sack_distance_5_or_more",
+    "sack_distance_5",
+    "sack_distance_6",
+    "sack_distance_7",
+    "sack_distance_8_or_more",
 ];
-const TRANSMIT_DISTANCE: [&str; 5] = [
+const TRANSMIT_DISTANCE: [&str; 8] = [
     "transmit_distance_1",
     "transmit_distance_2",
     "transmit_distance_3",
     "transmit_distance_4",
-    "transmit_distance_5_or_more",
+    "transmit_distance_5",
+    "transmit_distance_6",
+    "transmit_distance_7",
+    "transmit_distance_8_or_more",
 ];
-/// Any event `d` cycles after an open of its connection (1..=4), nothing between on it.
-const AFTER_OPEN: [&str; 4] = [
+/// Any event `d` cycles after an open of its connection (1..=7), nothing between on it.
+const AFTER_OPEN: [&str; 7] = [
     "after_open_1",
     "after_open_2",
     "after_open_3",
     "after_open_4",
+    "after_open_5",
+    "after_open_6",
+    "after_open_7",
 ];
 
 pub const COVERAGE_POINTS: &[&str] = &[
@@ -193,15 +202,24 @@ pub const COVERAGE_POINTS: &[&str] = &[
     SACK_DISTANCE[2],
     SACK_DISTANCE[3],
     SACK_DISTANCE[4],
+    SACK_DISTANCE[5],
+    SACK_DISTANCE[6],
+    SACK_DISTANCE[7],
     TRANSMIT_DISTANCE[0],
     TRANSMIT_DISTANCE[1],
     TRANSMIT_DISTANCE[2],
     TRANSMIT_DISTANCE[3],
     TRANSMIT_DISTANCE[4],
+    TRANSMIT_DISTANCE[5],
+    TRANSMIT_DISTANCE[6],
+    TRANSMIT_DISTANCE[7],
     AFTER_OPEN[0],
     AFTER_OPEN[1],
     AFTER_OPEN[2],
     AFTER_OPEN[3],
+    AFTER_OPEN[4],
+    AFTER_OPEN[5],
+    AFTER_OPEN[6],
     "sack_accepted",
     "sack_malformed",
     "sack_acked_bytes",
@@ -597,11 +615,11 @@ impl Block {
             let dist = (cycle - l.cycle) as usize;
             if l.changed {
                 match ev {
-                    Ev::Sack(..) => cov.hit(SACK_DISTANCE[dist.min(5) - 1]),
-                    Ev::Transmit => cov.hit(TRANSMIT_DISTANCE[dist.min(5) - 1]),
+                    Ev::Sack(..) => cov.hit(SACK_DISTANCE[dist.min(8) - 1]),
+                    Ev::Transmit => cov.hit(TRANSMIT_DISTANCE[dist.min(8) - 1]),
                     _ => {}
                 }
-                if l.open && dist <= 4 {
+                if l.open && dist <= 7 {
                     cov.hit(AFTER_OPEN[dist - 1]);
                 }
             }
@@ -1247,7 +1265,7 @@ impl Gen {
     /// lost), and the retransmissions.
     fn fill(&mut self) {
         let k = self.conn();
-        let d = 1 + self.rng.below(4) as usize;
+        let d = 1 + self.rng.below(7) as usize;
         let (w, mtu) = (self.rx_window, self.mtu);
         self.quiet = true;
         if self.rng.chance(0.5) {
@@ -1296,7 +1314,7 @@ impl Gen {
     /// acknowledges a PSN past `snd_una`), and the retransmissions.
     fn probe(&mut self) {
         let k = self.conn();
-        let d = 1 + self.rng.below(4) as usize;
+        let d = 1 + self.rng.below(7) as usize;
         let mtu = self.mtu;
         self.quiet = true;
         let bytes = mtu * (2 + self.rng.below(6) as u32) + self.rng.below(u64::from(mtu)) as u32;
@@ -1332,7 +1350,7 @@ impl Gen {
     /// declares every outstanding packet lost).
     fn timeout(&mut self) {
         let k = self.conn();
-        let d = 1 + self.rng.below(4) as usize;
+        let d = 1 + self.rng.below(7) as usize;
         let bytes = self.doorbell();
         self.emit(false, Offer::Ev(k, Ev::Doorbell(bytes), None));
         for _ in 0..1 + self.rng.below(6) {
@@ -1363,7 +1381,7 @@ impl Gen {
     /// timeout yet) or `t0 + rto + 1` (the timeout); then a few more events.
     fn timer_edge(&mut self) {
         let k = self.conn();
-        let d = 1 + self.rng.below(4) as usize;
+        let d = 1 + self.rng.below(7) as usize;
         let psn = self.rng.next_u64() as u32 & PSN_MASK;
         self.quiet = true;
         self.emit(false, Offer::Ev(k, Ev::Open(psn), None));
@@ -1403,7 +1421,7 @@ impl Gen {
     /// and more doorbells, sometimes an open that empties the backlog again.
     fn storm(&mut self) {
         let k = self.conn();
-        let d = 1 + self.rng.below(4) as usize;
+        let d = 1 + self.rng.below(7) as usize;
         for _ in 0..2 + self.rng.below(8) {
             let ev = match self.rng.below(4) {
                 0 => Ev::Doorbell(u32::MAX - self.rng.below(1 << 20) as u32),
@@ -1424,7 +1442,7 @@ impl Gen {
     /// the first reads what the open wrote at distance `d`.
     fn open_hot(&mut self) {
         let k = self.conn();
-        let d = 1 + self.rng.below(5) as usize;
+        let d = 1 + self.rng.below(8) as usize;
         self.emit(false, Offer::Any(k));
         self.gap(k, d);
         let psn = self.open_psn();
@@ -1505,7 +1523,7 @@ impl Traffic for Gen {
         let r = self.rng.below(1000);
         match r {
             _ if r < turn => self.turn(),
-            _ if r < 450 => self.hot(6),
+            _ if r < 450 => self.hot(8),
             _ if r < 650 => self.few(),
             _ if r < 730 => self.fill(),
             _ if r < 830 => self.probe(),

@@ -20,7 +20,7 @@ use golden_model::rng::SplitMix64;
 use golden_model::sack_receiver::Sack;
 use golden_model::sack_sender::{LossKind, SackVerdict, TxKind};
 use proptest::prelude::*;
-use strack_config::Config;
+use strack_config::{Config, NIC_TX_VIEW_LAG, NIC_TX_WORK_WRITE};
 
 use crate::nic_sender::{
     forge, loss_kind_code, tx_kind_code, Forge, SackKind, KIND_DOORBELL, KIND_OPEN, KIND_SACK,
@@ -126,13 +126,16 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "same_conn_distance_10",
     "same_conn_distance_11",
     "same_conn_distance_12",
-    "same_conn_distance_13_or_more",
+    "same_conn_distance_13",
+    "same_conn_distance_14",
+    "same_conn_distance_15",
+    "same_conn_distance_16_or_more",
     "sack_after_sack_distance_1",
     "transmit_after_sack_distance_1",
-    "event_24_after_accepted_sack",
-    "event_23_after_accepted_sack",
-    "event_24_after_open",
-    "transmit_8_after_doorbell",
+    "event_view_lag_after_accepted_sack",
+    "event_view_lag_less_1_after_accepted_sack",
+    "event_view_lag_after_open",
+    "transmit_work_write_and_1_after_doorbell",
     "psn_wrap",
     "bytes_wrap",
 ];
@@ -480,7 +483,7 @@ impl CosimBlock for Block {
                             .iter()
                             .copied()
                             .find(|p| *p == name)
-                            .unwrap_or("same_conn_distance_13_or_more"),
+                            .unwrap_or("same_conn_distance_16_or_more"),
                     );
                     if dist == 1 && self.last_source[k] == Some(Source::Sack) {
                         match d.source {
@@ -490,16 +493,25 @@ impl CosimBlock for Block {
                         }
                     }
                 }
+                // The first event that reads the window an accepted SACK (or an open) made,
+                // and the last that does not; a transmit on the first cycle the scheduler
+                // shows the has-work bit a doorbell wrote.
                 match self.last_sack[k].map(|s| t - s) {
-                    Some(24) => cov.hit("event_24_after_accepted_sack"),
-                    Some(23) => cov.hit("event_23_after_accepted_sack"),
+                    Some(d) if d == NIC_TX_VIEW_LAG => {
+                        cov.hit("event_view_lag_after_accepted_sack")
+                    }
+                    Some(d) if d + 1 == NIC_TX_VIEW_LAG => {
+                        cov.hit("event_view_lag_less_1_after_accepted_sack")
+                    }
                     _ => {}
                 }
-                if self.last_open[k].is_some_and(|s| t - s == 24) {
-                    cov.hit("event_24_after_open");
+                if self.last_open[k].is_some_and(|s| t - s == NIC_TX_VIEW_LAG) {
+                    cov.hit("event_view_lag_after_open");
                 }
-                if d.source == Source::Transmit && self.last_door[k].is_some_and(|s| t - s == 8) {
-                    cov.hit("transmit_8_after_doorbell");
+                if d.source == Source::Transmit
+                    && self.last_door[k].is_some_and(|s| t - s == NIC_TX_WORK_WRITE + 1)
+                {
+                    cov.hit("transmit_work_write_and_1_after_doorbell");
                 }
                 self.last[k] = Some(t);
                 self.last_source[k] = Some(d.source);

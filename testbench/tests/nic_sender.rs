@@ -16,8 +16,8 @@ use testbench::configs::{
 };
 use testbench::designs::{
     NicSenderDefault, NicSenderNoForward1, NicSenderNoForward2, NicSenderNoForward3,
-    NicSenderNoForward4, NicSenderSettleBlind1, NicSenderSettleBlind4, NicSenderSmall,
-    NicSenderWholeSegment,
+    NicSenderNoForward4, NicSenderNoForward5, NicSenderNoForward6, NicSenderNoForward7,
+    NicSenderSettleBlind1, NicSenderSettleBlind4, NicSenderSmall, NicSenderWholeSegment,
 };
 use testbench::nic_sender::{stimulus, Block, Cycle};
 use testbench::{assert_fault_is_caught, cosim_proptest, cycles_budget, Dut};
@@ -73,8 +73,8 @@ fn nic_sender_whole_segment() {
     );
 }
 
-/// With the context shell's forwarding off at any one distance (1 to 4 cycles between two
-/// events on a connection), the co-sim fails: each distance is needed, and each is exercised.
+/// With the hold shell's forwarding off at any one distance (1 to 7 cycles between two events
+/// on a connection), the co-sim fails: each distance is needed, and each is exercised.
 #[test]
 fn nic_sender_broken_variants_are_caught() {
     let cfg = nic_sender_small_config();
@@ -89,6 +89,9 @@ fn nic_sender_broken_variants_are_caught() {
         assert_fault_is_caught(NicSenderNoForward2::new, NicSenderSmall::new, model, &stim),
         assert_fault_is_caught(NicSenderNoForward3::new, NicSenderSmall::new, model, &stim),
         assert_fault_is_caught(NicSenderNoForward4::new, NicSenderSmall::new, model, &stim),
+        assert_fault_is_caught(NicSenderNoForward5::new, NicSenderSmall::new, model, &stim),
+        assert_fault_is_caught(NicSenderNoForward6::new, NicSenderSmall::new, model, &stim),
+        assert_fault_is_caught(NicSenderNoForward7::new, NicSenderSmall::new, model, &stim),
     ];
     for (d, text) in reports.iter().enumerate() {
         println!("no forwarding at distance {}:\n{text}", d + 1);
