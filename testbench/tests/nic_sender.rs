@@ -73,16 +73,22 @@ fn nic_sender_whole_segment() {
     );
 }
 
+/// The broken designs' case: the small config and a fixed 3,000 to 5,000-cycle stimulus.
+fn broken_case() -> (Config, Vec<Cycle>) {
+    let cfg = nic_sender_small_config();
+    let mut runner = TestRunner::deterministic();
+    let stim = stimulus(cfg.clone(), 3_000..5_000)
+        .new_tree(&mut runner)
+        .unwrap()
+        .current();
+    (cfg, stim)
+}
+
 /// With the hold shell's forwarding off at any one distance (1 to 7 cycles between two events
 /// on a connection), the co-sim fails: each distance is needed, and each is exercised.
 #[test]
 fn nic_sender_broken_variants_are_caught() {
-    let cfg = nic_sender_small_config();
-    let mut runner = TestRunner::deterministic();
-    let stim: Vec<Cycle> = stimulus(cfg.clone(), 3_000..5_000)
-        .new_tree(&mut runner)
-        .unwrap()
-        .current();
+    let (cfg, stim) = broken_case();
     let model = || Block::new(&cfg, SACK_INITIAL_PSN, NIC_SENDER_INITIAL_BYTES);
     let reports = [
         assert_fault_is_caught(NicSenderNoForward1::new, NicSenderSmall::new, model, &stim),
@@ -103,12 +109,7 @@ fn nic_sender_broken_variants_are_caught() {
 /// covers), the co-sim fails.
 #[test]
 fn nic_sender_settling_variants_are_caught() {
-    let cfg = nic_sender_small_config();
-    let mut runner = TestRunner::deterministic();
-    let stim: Vec<Cycle> = stimulus(cfg.clone(), 3_000..5_000)
-        .new_tree(&mut runner)
-        .unwrap()
-        .current();
+    let (cfg, stim) = broken_case();
     let model = || Block::new(&cfg, SACK_INITIAL_PSN, NIC_SENDER_INITIAL_BYTES);
     let one = assert_fault_is_caught(
         NicSenderSettleBlind1::new,
