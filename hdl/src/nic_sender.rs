@@ -32,12 +32,12 @@
 use rust_hdl::prelude::*;
 
 use crate::context_pipe_hold::{ContextPipeHold, COMPUTE_STAGE};
+use crate::seq::PsnBelow;
 
 /// The events ahead whose repositions unsettle an event: the model's settling distance less
 /// one (the hold shell shows at S3 which of the 4 events ahead had the same id).
 pub const SETTLE_AHEAD: u32 = 4;
 const _: () = assert!(strack_config::NIC_SENDER_SETTLE == SETTLE_AHEAD as u64 + 1);
-use crate::seq::PsnBelow;
 
 /// Latency: S0..S2, the hold stages H1..H3, S3, and the output register.
 pub const LATENCY: u32 = COMPUTE_STAGE + 1;
