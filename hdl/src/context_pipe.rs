@@ -71,9 +71,6 @@ pub struct ContextPipe<const D: usize, const E: usize> {
     /// The record after it, from the user's next-state function of `m_record` and `m_event`
     /// (combinational, in the same cycle).
     pub s_next: Signal<In, Bits<D>>,
-    /// Bit `d - 1`: the event `d` cycles ahead (d = 1..=4, the forwarded ones) is valid and
-    /// has the same id, for a user whose rule looks at what those events did.
-    pub m_eq: Signal<Out, Bits<4>>,
 
     /// The sweep is over: events are taken.
     pub status_ready: Signal<Out, Bit>,
@@ -118,7 +115,6 @@ pub struct ContextPipe<const D: usize, const E: usize> {
     p3_event: DFF<Bits<E>>,
     p3_base: DFF<Bits<D>>,
     p3_hit1: DFF<Bit>,
-    p3_eq: DFF<Bits<4>>,
     /// The records S3 made on the last three cycles (`fwd0` newest), valid when in range.
     fwd0_valid: DFF<Bit>,
     fwd0_id: DFF<Bits<16>>,
@@ -136,7 +132,6 @@ pub struct ContextPipe<const D: usize, const E: usize> {
 
     take: Signal<Local, Bit>,
     base: Signal<Local, Bits<D>>,
-    eqs: Signal<Local, Bits<4>>,
 }
 
 impl<const D: usize, const E: usize> ContextPipe<D, E> {
@@ -159,7 +154,6 @@ impl<const D: usize, const E: usize> ContextPipe<D, E> {
             m_event: Default::default(),
             m_record: Default::default(),
             s_next: Default::default(),
-            m_eq: Default::default(),
             status_ready: Default::default(),
             cfg_last: Constant::new(bits(u64::from(ids - 1))),
             cfg_init: Constant::new(init),
@@ -189,7 +183,6 @@ impl<const D: usize, const E: usize> ContextPipe<D, E> {
             p3_event: Default::default(),
             p3_base: Default::default(),
             p3_hit1: Default::default(),
-            p3_eq: Default::default(),
             fwd0_valid: Default::default(),
             fwd0_id: Default::default(),
             fwd0_rec: Default::default(),
@@ -202,7 +195,6 @@ impl<const D: usize, const E: usize> ContextPipe<D, E> {
             wr_rec: InitDff::new(init),
             take: Default::default(),
             base: Default::default(),
-            eqs: Default::default(),
         }
     }
 }
@@ -213,8 +205,8 @@ impl<const D: usize, const E: usize> Logic for ContextPipe<D, E> {
         dff_setup!(
             self, clock, sweeping, sweep_tail, sweep_id, sweep_last, p1_valid, p1_bad, p1_id,
             p1_event, p2_valid, p2_bad, p2_id, p2_event, p2_raw, p2_eq1, p2_eq2, p2_eq3, p2_eq4,
-            p3_valid, p3_bad, p3_write, p3_id, p3_event, p3_base, p3_hit1, p3_eq, fwd0_valid,
-            fwd0_id, fwd0_rec, fwd1_valid, fwd1_id, fwd1_rec, fwd2_rec, wr_en, wr_id, wr_rec
+            p3_valid, p3_bad, p3_write, p3_id, p3_event, p3_base, p3_hit1, fwd0_valid, fwd0_id,
+            fwd0_rec, fwd1_valid, fwd1_id, fwd1_rec, fwd2_rec, wr_en, wr_id, wr_rec
         );
         self.ram.clock.next = self.clock.val();
         self.status_ready.next = !self.sweeping.q.val() & !self.sweep_tail.q.val();
@@ -283,12 +275,6 @@ impl<const D: usize, const E: usize> Logic for ContextPipe<D, E> {
         self.p3_event.d.next = self.p2_event.q.val();
         self.p3_base.d.next = self.base.val();
         self.p3_hit1.d.next = self.p2_eq1.q.val();
-        self.eqs.next = 0.into();
-        self.eqs.next = self.eqs.val().replace_bit(0, self.p2_eq1.q.val());
-        self.eqs.next = self.eqs.val().replace_bit(1, self.p2_eq2.q.val());
-        self.eqs.next = self.eqs.val().replace_bit(2, self.p2_eq3.q.val());
-        self.eqs.next = self.eqs.val().replace_bit(3, self.p2_eq4.q.val());
-        self.p3_eq.d.next = self.eqs.val();
 
         // ---- S3 (the loop): the event right ahead's record if it had this id.
         self.m_valid.next = self.p3_valid.q.val();
@@ -296,7 +282,6 @@ impl<const D: usize, const E: usize> Logic for ContextPipe<D, E> {
         self.m_write.next = self.p3_write.q.val();
         self.m_id.next = self.p3_id.q.val();
         self.m_event.next = self.p3_event.q.val();
-        self.m_eq.next = self.p3_eq.q.val();
         self.m_record.next = self.p3_base.q.val();
         if self.p3_hit1.q.val() {
             self.m_record.next = self.fwd0_rec.q.val();
