@@ -4,17 +4,21 @@
 //! any sequence of connection ids.
 //!
 //! ```text
-//!  S0: event ─► hold shell (S0 read, S1 RAM data, S2 newest record, ─► S3: next-state function,
-//!      (the SACK's format checked)  H1..H3 the forwarding of the        SenderStep (the loop),
-//!                                   events 4 to 2 ahead)                settled or not by the
-//!                                                                       4 events ahead
-//!                                                                          │
-//!  output registers (m_*) ◄─────────────────────────────────────────────────┘
+//!  S0: event ─► hold shell (S0 read, S1 RAM data, S2 newest record, H1 snapshot, H2, H3) ─► S3
+//!      (the SACK's format checked)            │                                           │
+//!                     H1: SenderHead (settled) on the snapshot ─► carried H2, H3 ─► settled?
+//!                                                     S3, in the loop: SenderHead (unsettled)
+//!                                                     on the record; then SenderTail (backlog)
+//!  output registers (m_*) ◄───────────────────────────────────────────────────────────────┘
 //! ```
 //!
-//! The hold stages are where the pipelined design will make a settled event's searches on
-//! the snapshot (the record as the events 5 or more ahead left it); today they only carry the
-//! event, and the whole step is still in the loop.
+//! The step is split into a head (all but the backlog: the settling run, the SACK, the
+//! timeout, the lost PSNs, a probe or a retransmission) and a tail (a doorbell, new data, the
+//! has-work bit). A settled event's head runs at H1 on the snapshot (the record as the events 4
+//! or more ahead left it: the same as S3's but for the backlog and the lost view, which the head
+//! does not read, when none of the 4 ahead repositioned); an unsettled event's head, which makes
+//! no search and no count, runs at S3 in the loop. The tail runs at S3 on the backlog as every
+//! event ahead left it.
 //!
 //! **The record** (`docs/blocks/nic_sender.md`, "Context record") is the compact one the
 //! model's facts allow (`docs/blocks/nic_tx.md`, "The sender's record"): `snd_nxt` and the
@@ -25,9 +29,9 @@
 //! bytes), the lost bytes counted from the bits when needed; `highest_acked`, `recovery_hi`,
 //! `rtx` and the short packet as offsets back from `snd_nxt`.
 //!
-//! This is the first design: the whole step is in the shell's one-cycle loop (the run of
-//! acknowledged PSNs, the lowest lost PSN and the lost count are searches and a count over the
-//! window in that cycle). It is exact and takes one event per clock; it is not fast.
+//! The settled head still makes its searches (the run of acknowledged PSNs, the lowest lost
+//! PSN) and its count (the lost PSNs) in the one stage H1; splitting them over H1..H3 is the
+//! next design (`docs/blocks/nic_sender.md`, "The next design").
 
 use rust_hdl::prelude::*;
 
@@ -328,11 +332,21 @@ impl<const W: usize> Logic for PopCount<W> {
     }
 }
 
-/// The senders' next-state function (combinational): one event applied to one record, the
-/// step of `docs/blocks/nic_sender.md`. `W`, `SB`, `D`, `E` as [`NicSenderRtl`]'s.
+/// The result word of [`SenderHead`] (`m_flags`): bit 0 opened, 1 open refused, 2 SACK
+/// accepted, 3 SACK malformed, 4 a probe or a retransmission sent, 5..7 its kind, 7 loss
+/// declared, 8..10 its kind, 10 repositioned (new data aside), 11 a transmit may send new
+/// data, 12..44 the acknowledged bytes, 44..76 the packet's PSN, 76..108 its length.
+pub const HEAD_FLAGS: usize = 108;
+
+/// The senders' next-state function but for the backlog (combinational): one event applied
+/// to one record, the step of `docs/blocks/nic_sender.md` up to the transmit's choice between
+/// a probe, a retransmission and new data, and the lost view. A new packet and a doorbell are
+/// [`SenderTail`]'s, at S3, from the backlog as every event ahead left it: so a settled
+/// event's head can run on the snapshot (doorbells reposition nothing). `W`, `SB`, `D`, `E`
+/// as [`NicSenderRtl`]'s.
 #[derive(LogicBlock)]
-pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: usize> {
-    /// The record as the events before it left it.
+pub struct SenderHead<const W: usize, const SB: usize, const D: usize, const E: usize> {
+    /// The record as the events before it left it (settled: the snapshot).
     pub s_record: Signal<In, Bits<D>>,
     /// The event, packed (`event_bits`).
     pub s_event: Signal<In, Bits<E>>,
@@ -344,32 +358,11 @@ pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: 
     /// EPSN, no retransmission, the record's lost view read for the lost bytes. Otherwise it
     /// first runs `snd_una` over the acknowledged PSNs at its head (an open aside).
     pub s_unsettled: Signal<In, Bit>,
-    /// The record after the event (an open: the fresh record at its PSN).
+    /// The record after the event but for a new packet and the backlog (an open: the fresh
+    /// record at its PSN); its lost view is the lost bytes the has-work bit reads.
     pub m_next: Signal<Out, Bits<D>>,
-    /// An open started the connection afresh.
-    pub m_opened: Signal<Out, Bit>,
-    /// An open asked for a PSN wider than 24 bits.
-    pub m_open_refused: Signal<Out, Bit>,
-    pub m_sack_accepted: Signal<Out, Bit>,
-    pub m_sack_malformed: Signal<Out, Bit>,
-    /// The bytes an accepted SACK newly acknowledged (0 otherwise).
-    pub m_acked_bytes: Signal<Out, Bits<32>>,
-    pub m_doorbell_ok: Signal<Out, Bit>,
-    pub m_doorbell_refused: Signal<Out, Bit>,
-    /// A packet is sent: PSN, length, kind, ACK request.
-    pub m_tx_valid: Signal<Out, Bit>,
-    pub m_tx_psn: Signal<Out, Bits<32>>,
-    pub m_tx_len: Signal<Out, Bits<32>>,
-    pub m_tx_kind: Signal<Out, Bits<2>>,
-    pub m_tx_ack_req: Signal<Out, Bit>,
-    /// A loss detector fired, and which.
-    pub m_loss_valid: Signal<Out, Bit>,
-    pub m_loss_kind: Signal<Out, Bits<2>>,
-    /// The connection can send after the event.
-    pub m_work: Signal<Out, Bit>,
-    /// The event repositioned its connection: an open, an accepted SACK, a packet sent, a
-    /// loss declared, or `snd_una` moved by the settling run.
-    pub m_repos: Signal<Out, Bit>,
+    /// The results, packed as [`HEAD_FLAGS`] says.
+    pub m_flags: Signal<Out, Bits<HEAD_FLAGS>>,
 
     cfg_psn_mask: Constant<Bits<32>>,
     cfg_sb: Constant<Bits<32>>,
@@ -443,7 +436,6 @@ pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: 
     is_open: Signal<Local, Bit>,
     is_sack: Signal<Local, Bit>,
     is_tx: Signal<Local, Bit>,
-    is_door: Signal<Local, Bit>,
     now: Signal<Local, Bits<32>>,
     cwnd: Signal<Local, Bits<32>>,
     bdp_zero: Signal<Local, Bit>,
@@ -456,7 +448,6 @@ pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: 
     ooo: Signal<Local, Bits<32>>,
     ts: Signal<Local, Bits<32>>,
     probe: Signal<Local, Bit>,
-    dbytes: Signal<Local, Bits<32>>,
     bitmap: Signal<Local, Bits<SB>>,
     una: Signal<Local, Bits<32>>,
 
@@ -503,15 +494,12 @@ pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: 
     a_flight: Signal<Local, Bits<32>>,
     a_pts: Signal<Local, Bits<32>>,
     a_rts: Signal<Local, Bits<32>>,
-    a_backlog: Signal<Local, Bits<32>>,
     a_asp: Signal<Local, Bit>,
     a_hv: Signal<Local, Bit>,
     a_hb: Signal<Local, Bits<16>>,
     a_hiv: Signal<Local, Bit>,
     a_hib: Signal<Local, Bits<16>>,
     a_rtxb: Signal<Local, Bits<16>>,
-    door_sum: Signal<Local, Bits<33>>,
-    door_ok: Signal<Local, Bit>,
     loss_v: Signal<Local, Bit>,
     loss_k: Signal<Local, Bits<2>>,
     age: Signal<Local, Bits<32>>,
@@ -538,20 +526,15 @@ pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: 
     lost_any: Signal<Local, Bit>,
 
     // The transmit.
-    big: Signal<Local, Bit>,
-    offer: Signal<Local, Bit>,
-    olen: Signal<Local, Bits<32>>,
     probe_due: Signal<Local, Bit>,
     p_slot: Signal<Local, Bits<16>>,
     p_off: Signal<Local, Bits<16>>,
     p_len: Signal<Local, Bits<32>>,
     do_probe: Signal<Local, Bit>,
     do_retx: Signal<Local, Bit>,
-    do_new: Signal<Local, Bit>,
     tx_psn: Signal<Local, Bits<32>>,
     tx_len: Signal<Local, Bits<32>>,
     tx_kind: Signal<Local, Bits<2>>,
-    tx_ack: Signal<Local, Bit>,
 
     // State C (after the transmit) and the has-work bit.
     c_nxt: Signal<Local, Bits<32>>,
@@ -561,7 +544,6 @@ pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: 
     c_flight: Signal<Local, Bits<32>>,
     c_pts: Signal<Local, Bits<32>>,
     c_rts: Signal<Local, Bits<32>>,
-    c_backlog: Signal<Local, Bits<32>>,
     c_asp: Signal<Local, Bit>,
     c_hb: Signal<Local, Bits<16>>,
     c_hib: Signal<Local, Bits<16>>,
@@ -570,16 +552,11 @@ pub struct SenderStep<const W: usize, const SB: usize, const D: usize, const E: 
     c_shb: Signal<Local, Bits<16>>,
     c_slen: Signal<Local, Bits<16>>,
     c_lost_bytes: Signal<Local, Bits<32>>,
-    c_n_lost: Signal<Local, Bits<16>>,
-    c_raw: Signal<Local, Bits<32>>,
-    c_lost_any: Signal<Local, Bit>,
     c_view: Signal<Local, Bits<32>>,
-    c_open: Signal<Local, Bit>,
-    c_probe_due: Signal<Local, Bit>,
-    c_cut: Signal<Local, Bit>,
-    work: Signal<Local, Bit>,
+    can_new: Signal<Local, Bit>,
     opened: Signal<Local, Bit>,
     next: Signal<Local, Bits<D>>,
+    flags: Signal<Local, Bits<HEAD_FLAGS>>,
 }
 
 /// See the module documentation. `W`: `rx_window`; `SB`: `sack_bits`; `D`: [`record_bits`];
@@ -672,8 +649,12 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     cfg_settle_seen: Constant<Bits<4>>,
 
     pipe: ContextPipeHold<D, E>,
-    /// The next-state function: the record and the event the shell shows, to the record after.
-    step: SenderStep<W, SB, D, E>,
+    /// H1: the head of a settled event, on the shell's snapshot (`h_record`).
+    head: SenderHead<W, SB, D, E>,
+    /// S3: the head of an unsettled event, on the record every event ahead left (in the loop).
+    head_loop: SenderHead<W, SB, D, E>,
+    /// S3: the backlog's part, the has-work bit (in the loop).
+    tail: SenderTail<W, D>,
 
     // S0: the event packed for the shell.
     ev_in: Signal<Local, Bits<E>>,
@@ -688,6 +669,18 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     /// (DECISION "settled searches" at a settling distance of `SETTLE_AHEAD + 1`).
     repos: DFF<Bits<4>>,
     repos_in: Signal<Local, Bits<4>>,
+
+    /// The settled head's record and flags, made at H1, on their way to S3.
+    settled_rec_h2: DFF<Bits<D>>,
+    settled_rec_h3: DFF<Bits<D>>,
+    settled_rec_s3: DFF<Bits<D>>,
+    settled_flags_h2: DFF<Bits<HEAD_FLAGS>>,
+    settled_flags_h3: DFF<Bits<HEAD_FLAGS>>,
+    settled_flags_s3: DFF<Bits<HEAD_FLAGS>>,
+    /// S3: the event is unsettled; the head's record and flags it takes.
+    unsettled: Signal<Local, Bit>,
+    sel_rec: Signal<Local, Bits<D>>,
+    sel_flags: Signal<Local, Bits<HEAD_FLAGS>>,
 
     out_valid: DFF<Bit>,
     out_bad: DFF<Bit>,
@@ -709,36 +702,21 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     out_work: DFF<Bit>,
 }
 
-impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderStep<W, SB, D, E> {
-    /// The step with the config's timing constants.
+impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderHead<W, SB, D, E> {
+    /// The head with the config's timing constants.
     pub fn new(k: &SenderConsts) -> Self {
         let l = W.trailing_zeros() as usize;
         let off_out = FIXED_BITS + W;
         let c16 = |v: u64| Constant::new(bits::<16>(v));
         let c32 = |v: u64| Constant::new(bits::<32>(v));
-        SenderStep {
+        SenderHead {
             s_record: Default::default(),
             s_event: Default::default(),
             s_cwnd: Default::default(),
             s_bdp_zero: Default::default(),
             s_unsettled: Default::default(),
             m_next: Default::default(),
-            m_opened: Default::default(),
-            m_open_refused: Default::default(),
-            m_sack_accepted: Default::default(),
-            m_sack_malformed: Default::default(),
-            m_acked_bytes: Default::default(),
-            m_doorbell_ok: Default::default(),
-            m_doorbell_refused: Default::default(),
-            m_tx_valid: Default::default(),
-            m_tx_psn: Default::default(),
-            m_tx_len: Default::default(),
-            m_tx_kind: Default::default(),
-            m_tx_ack_req: Default::default(),
-            m_loss_valid: Default::default(),
-            m_loss_kind: Default::default(),
-            m_work: Default::default(),
-            m_repos: Default::default(),
+            m_flags: Default::default(),
             cfg_psn_mask: c32(0xFF_FFFF),
             cfg_sb: c32(SB as u64),
             cfg_w: c16(W as u64),
@@ -805,7 +783,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderStep
             is_open: Default::default(),
             is_sack: Default::default(),
             is_tx: Default::default(),
-            is_door: Default::default(),
             now: Default::default(),
             cwnd: Default::default(),
             bdp_zero: Default::default(),
@@ -818,7 +795,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderStep
             ooo: Default::default(),
             ts: Default::default(),
             probe: Default::default(),
-            dbytes: Default::default(),
             bitmap: Default::default(),
             una: Default::default(),
             de: Default::default(),
@@ -861,15 +837,12 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderStep
             a_flight: Default::default(),
             a_pts: Default::default(),
             a_rts: Default::default(),
-            a_backlog: Default::default(),
             a_asp: Default::default(),
             a_hv: Default::default(),
             a_hb: Default::default(),
             a_hiv: Default::default(),
             a_hib: Default::default(),
             a_rtxb: Default::default(),
-            door_sum: Default::default(),
-            door_ok: Default::default(),
             loss_v: Default::default(),
             loss_k: Default::default(),
             age: Default::default(),
@@ -891,20 +864,15 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderStep
             raw: Default::default(),
             win_open: Default::default(),
             lost_any: Default::default(),
-            big: Default::default(),
-            offer: Default::default(),
-            olen: Default::default(),
             probe_due: Default::default(),
             p_slot: Default::default(),
             p_off: Default::default(),
             p_len: Default::default(),
             do_probe: Default::default(),
             do_retx: Default::default(),
-            do_new: Default::default(),
             tx_psn: Default::default(),
             tx_len: Default::default(),
             tx_kind: Default::default(),
-            tx_ack: Default::default(),
             c_nxt: Default::default(),
             c_out: Default::default(),
             c_acked: Default::default(),
@@ -912,7 +880,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderStep
             c_flight: Default::default(),
             c_pts: Default::default(),
             c_rts: Default::default(),
-            c_backlog: Default::default(),
             c_asp: Default::default(),
             c_hb: Default::default(),
             c_hib: Default::default(),
@@ -921,16 +888,11 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderStep
             c_shb: Default::default(),
             c_slen: Default::default(),
             c_lost_bytes: Default::default(),
-            c_n_lost: Default::default(),
-            c_raw: Default::default(),
-            c_lost_any: Default::default(),
             c_view: Default::default(),
-            c_open: Default::default(),
-            c_probe_due: Default::default(),
-            c_cut: Default::default(),
-            work: Default::default(),
+            can_new: Default::default(),
             opened: Default::default(),
             next: Default::default(),
+            flags: Default::default(),
         }
     }
 }
@@ -997,7 +959,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
                 initial_record::<D>(initial_psn, initial_bytes),
                 no_forward,
             ),
-            step: SenderStep::new(k),
+            head: SenderHead::new(k),
+            head_loop: SenderHead::new(k),
+            tail: SenderTail::new(k),
             ev_in: Default::default(),
             out_valid: Default::default(),
             out_bad: Default::default(),
@@ -1021,6 +985,15 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             bdp_line: Default::default(),
             repos: Default::default(),
             repos_in: Default::default(),
+            settled_rec_h2: Default::default(),
+            settled_rec_h3: Default::default(),
+            settled_rec_s3: Default::default(),
+            settled_flags_h2: Default::default(),
+            settled_flags_h3: Default::default(),
+            settled_flags_s3: Default::default(),
+            unsettled: Default::default(),
+            sel_rec: Default::default(),
+            sel_flags: Default::default(),
         }
     }
 
@@ -1035,7 +1008,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
 }
 
 impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
-    for SenderStep<W, SB, D, E>
+    for SenderHead<W, SB, D, E>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -1072,7 +1045,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.is_open.next = self.kind.val() == 1_usize.to_bits::<3>();
         self.is_sack.next = self.kind.val() == 2_usize.to_bits::<3>();
         self.is_tx.next = self.kind.val() == 3_usize.to_bits::<3>();
-        self.is_door.next = self.kind.val() == 4_usize.to_bits::<3>();
         self.now.next = self.ev.val().get_bits::<32>(3);
         self.cwnd.next = self.s_cwnd.val();
         self.bdp_zero.next = self.s_bdp_zero.val();
@@ -1085,7 +1057,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.ooo.next = self.ev.val().get_bits::<32>(141);
         self.ts.next = self.ev.val().get_bits::<32>(173);
         self.probe.next = self.ev.val().get_bit(205);
-        self.dbytes.next = self.ev.val().get_bits::<32>(206);
         self.bitmap.next = self.ev.val().get_bits::<SB>(238);
 
         // ---- The settling run (DECISION "settled searches"): a settled event other than an
@@ -1229,14 +1200,13 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             & (self.ooo.val() > self.thr.val())
             & self.h2v.val();
 
-        // ---- State A: the event's own part (an accepted SACK, a doorbell's bytes).
+        // ---- State A: the event's own part (an accepted SACK).
         self.a_out.next = self.out.val();
         self.a_acked.next = self.acked.val();
         self.a_brecv.next = self.brecv.val();
         self.a_flight.next = self.flight.val();
         self.a_pts.next = self.pts.val();
         self.a_rts.next = self.rts.val();
-        self.a_backlog.next = self.backlog.val();
         self.a_asp.next = self.asp.val();
         self.a_hv.next = self.hv.val();
         self.a_hb.next = self.hb.val();
@@ -1245,9 +1215,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.a_rtxb.next = self.rtxb.val();
         self.loss_v.next = false;
         self.loss_k.next = 0.into();
-        self.door_sum.next =
-            bit_cast::<33, 32>(self.backlog.val()) + bit_cast::<33, 32>(self.dbytes.val());
-        self.door_ok.next = !self.door_sum.val().get_bit(32);
         if self.acc.val() {
             self.a_out.next = self.out2.val();
             self.a_acked.next = self.acked1.val();
@@ -1272,9 +1239,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
                     self.loss_k.next = 1_usize.to_bits::<2>();
                 }
             }
-        }
-        if self.is_door.val() & self.door_ok.val() {
-            self.a_backlog.next = self.door_sum.val().get_bits::<32>(0);
         }
         // ---- State B: the timeout (every event but an open) declares every unacknowledged
         // PSN lost.
@@ -1343,12 +1307,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         }
 
         // ---- The transmit: a due probe, else the lowest lost PSN, else a new packet.
-        self.big.next = self.a_backlog.val() >= self.cfg_mtu.val();
-        self.offer.next = self.big.val() | (self.a_backlog.val().any() & !self.sv.val());
-        self.olen.next = self.a_backlog.val();
-        if self.big.val() {
-            self.olen.next = self.cfg_mtu.val();
-        }
         self.probe_due.next = self.a_out.val().any()
             & ((self.now.val() - self.a_pts.val()) >= self.cfg_probe_interval.val());
         self.lost_hi.v.next = self.holes.val() & (self.cfg_ones_w.val() << self.slot_rtx.val());
@@ -1372,14 +1330,15 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             & !self.unsettled.val()
             & self.lost_all.any.val()
             & self.win_open.val();
-        self.do_new.next = self.is_tx.val()
+        // New data, but for the backlog (the tail's, at S3): a settled event has no lost PSN,
+        // an unsettled one no lost bytes in its view.
+        self.can_new.next = self.is_tx.val()
             & !self.probe_due.val()
             & !self.lost_any.val()
-            & self.offer.val()
             & self.win_open.val()
             & (self.a_out.val() < self.cfg_w.val());
 
-        // ---- State C.
+        // ---- State C (a probe or a retransmission; new data is the tail's).
         self.c_nxt.next = self.nxt.val();
         self.c_out.next = self.a_out.val();
         self.c_acked.next = self.a_acked.val();
@@ -1387,7 +1346,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.c_flight.next = self.a_flight.val();
         self.c_pts.next = self.a_pts.val();
         self.c_rts.next = self.a_rts.val();
-        self.c_backlog.next = self.a_backlog.val();
         self.c_asp.next = self.a_asp.val();
         self.c_hb.next = self.a_hb.val();
         self.c_hib.next = self.a_hib.val();
@@ -1396,11 +1354,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.c_shb.next = self.shb.val();
         self.c_slen.next = self.slen.val();
         self.c_lost_bytes.next = self.lost_bytes.val();
-        self.c_n_lost.next = self.n_lost.val();
         self.tx_psn.next = 0.into();
         self.tx_len.next = 0.into();
         self.tx_kind.next = 0.into();
-        self.tx_ack.next = false;
         if self.do_probe.val() {
             self.c_pts.next = self.now.val();
             self.c_asp.next = false;
@@ -1411,64 +1367,21 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             self.c_rtxb.next = self.a_out.val() - self.p_off.val() - 1_usize.to_bits::<16>();
             self.c_bsent.next = self.bsent.val() + self.p_len.val();
             self.c_lost_bytes.next = self.lost_bytes.val() - self.p_len.val();
-            self.c_n_lost.next = self.n_lost.val() - 1_usize.to_bits::<16>();
             self.tx_psn.next =
                 (self.una_b.val() + bit_cast::<32, 16>(self.p_off.val())) & self.cfg_psn_mask.val();
             self.tx_len.next = self.p_len.val();
             self.tx_kind.next = 1_usize.to_bits::<2>();
         }
-        if self.do_new.val() {
-            if !self.a_out.val().any() {
-                self.c_rts.next = self.now.val();
-                self.c_pts.next = self.now.val();
-            }
-            self.c_acked.next = self.a_acked.val()
-                & !(self.cfg_one_w.val()
-                    << (bit_cast::<16, 32>(self.nxt.val()) & self.cfg_slot_mask.val()));
-            self.c_nxt.next = (self.nxt.val() + 1_usize.to_bits::<32>()) & self.cfg_psn_mask.val();
-            self.c_out.next = self.a_out.val() + 1_usize.to_bits::<16>();
-            self.c_hb.next = self.a_hb.val() + 1_usize.to_bits::<16>();
-            self.c_hib.next = self.a_hib.val() + 1_usize.to_bits::<16>();
-            self.c_rtxb.next = self.a_rtxb.val() + 1_usize.to_bits::<16>();
-            self.c_shb.next = self.shb.val() + 1_usize.to_bits::<16>();
-            self.c_bsent.next = self.bsent.val() + self.olen.val();
-            self.c_flight.next = self.a_flight.val() + self.olen.val();
-            self.c_backlog.next = self.a_backlog.val() - self.olen.val();
-            if !self.big.val() {
-                self.c_sv.next = true;
-                self.c_shb.next = 0.into();
-                self.c_slen.next = bit_cast::<16, 32>(self.olen.val());
-            }
-            self.tx_psn.next = self.nxt.val();
-            self.tx_len.next = self.olen.val();
-            self.tx_kind.next = 0_usize.to_bits::<2>();
-            self.tx_ack.next = self.olen.val() == self.a_backlog.val();
-        }
         // The short packet is forgotten once snd_una has passed it.
         if self.c_shb.val() >= self.c_out.val() {
             self.c_sv.next = false;
         }
-        // ---- The has-work bit.
-        self.c_probe_due.next = self.c_out.val().any()
-            & ((self.now.val() - self.c_pts.val()) >= self.cfg_probe_interval.val());
-        self.c_raw.next = self.c_flight.val() - self.c_lost_bytes.val();
-        self.c_lost_any.next = self.c_n_lost.val().any();
+        // The lost view: a settled event's lost bytes (0 exactly when no PSN is lost: a short
+        // packet carries at least a byte), an unsettled event's view kept.
         self.c_view.next = self.c_lost_bytes.val();
         if self.unsettled.val() {
-            self.c_raw.next = self.c_flight.val() - self.lview.val();
-            self.c_lost_any.next = self.lview.val().any();
             self.c_view.next = self.lview.val();
         }
-        self.c_open.next = self.c_raw.val() < self.cwnd.val();
-        if self.c_raw.val().get_bit(31) {
-            self.c_open.next = self.cwnd.val().any();
-        }
-        self.c_cut.next = (self.c_backlog.val() >= self.cfg_mtu.val())
-            | (self.c_backlog.val().any() & !self.c_sv.val());
-        self.work.next = self.c_probe_due.val()
-            | (self.c_open.val()
-                & (self.c_lost_any.val()
-                    | (self.c_cut.val() & (self.c_out.val() < self.cfg_w.val()))));
 
         // ---- The record written back (an open: the fresh record at its PSN).
         self.opened.next = self.is_open.val() & !self.open_wide.val();
@@ -1478,7 +1391,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             | (bit_cast::<D, 32>(self.c_flight.val()) << 88)
             | (bit_cast::<D, 32>(self.c_pts.val()) << 120)
             | (bit_cast::<D, 32>(self.c_rts.val()) << 152)
-            | (bit_cast::<D, 32>(self.c_backlog.val()) << 184)
+            | (bit_cast::<D, 32>(self.backlog.val()) << 184)
             | (bit_cast::<D, W>(self.c_acked.val()) << 220)
             | (bit_cast::<D, 16>(self.c_out.val() & self.cfg_mask_lo.val())
                 << self.cfg_off_out.val())
@@ -1498,36 +1411,363 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.next.next = self.next.val().replace_bit(219, self.c_sv.val());
         if self.opened.val() {
             self.next.next = bit_cast::<D, 32>(self.open_psn.val());
-            self.work.next = false;
         }
         self.m_next.next = self.next.val();
 
-        // ---- The results.
-        self.m_opened.next = self.opened.val();
-        self.m_open_refused.next = self.is_open.val() & self.open_wide.val();
-        self.m_sack_accepted.next = self.acc.val();
-        self.m_sack_malformed.next = self.is_sack.val() & self.malformed.val();
-        self.m_acked_bytes.next = 0.into();
+        // ---- The results, packed (HEAD_FLAGS).
+        self.flags.next = (bit_cast::<HEAD_FLAGS, 2>(self.tx_kind.val()) << 5)
+            | (bit_cast::<HEAD_FLAGS, 2>(self.loss_k.val()) << 8)
+            | (bit_cast::<HEAD_FLAGS, 32>(self.tx_psn.val()) << 44)
+            | (bit_cast::<HEAD_FLAGS, 32>(self.tx_len.val()) << 76);
         if self.acc.val() {
-            self.m_acked_bytes.next = self.acked_bytes.val();
+            self.flags.next =
+                self.flags.val() | (bit_cast::<HEAD_FLAGS, 32>(self.acked_bytes.val()) << 12);
         }
+        self.flags.next = self.flags.val().replace_bit(0, self.opened.val());
+        self.flags.next = self
+            .flags
+            .val()
+            .replace_bit(1, self.is_open.val() & self.open_wide.val());
+        self.flags.next = self.flags.val().replace_bit(2, self.acc.val());
+        self.flags.next = self
+            .flags
+            .val()
+            .replace_bit(3, self.is_sack.val() & self.malformed.val());
+        self.flags.next = self
+            .flags
+            .val()
+            .replace_bit(4, self.do_probe.val() | self.do_retx.val());
+        self.flags.next = self.flags.val().replace_bit(7, self.loss_v.val());
+        self.flags.next = self.flags.val().replace_bit(
+            10,
+            self.opened.val()
+                | self.acc.val()
+                | self.do_probe.val()
+                | self.do_retx.val()
+                | self.loss_v.val()
+                | self.run0.val().any(),
+        );
+        self.flags.next = self.flags.val().replace_bit(11, self.can_new.val());
+        self.m_flags.next = self.flags.val();
+    }
+}
+
+/// The senders' step at S3 from the backlog on (combinational): a doorbell's bytes, new data
+/// for a transmit the head let through, and the has-work bit, on the head's record with the
+/// backlog as every event ahead left it. Short: no search, no count, in the shell's loop.
+#[derive(LogicBlock)]
+pub struct SenderTail<const W: usize, const D: usize> {
+    /// The head's record (no new packet; its backlog is not read).
+    pub s_record: Signal<In, Bits<D>>,
+    /// The backlog as every event before this one left it (the S3 record's).
+    pub s_backlog: Signal<In, Bits<32>>,
+    /// The event's kind, time and doorbell bytes.
+    pub s_kind: Signal<In, Bits<3>>,
+    pub s_now: Signal<In, Bits<32>>,
+    pub s_doorbell_bytes: Signal<In, Bits<32>>,
+    /// The window the event reads, bytes.
+    pub s_cwnd: Signal<In, Bits<32>>,
+    /// The head let a transmit through to new data (the backlog decides).
+    pub s_can_new: Signal<In, Bit>,
+    /// The head opened the connection: its record passes, no work.
+    pub s_opened: Signal<In, Bit>,
+    /// The record after the event.
+    pub m_next: Signal<Out, Bits<D>>,
+    pub m_doorbell_ok: Signal<Out, Bit>,
+    pub m_doorbell_refused: Signal<Out, Bit>,
+    /// A new packet is sent: PSN, length, it empties the backlog.
+    pub m_new: Signal<Out, Bit>,
+    pub m_new_psn: Signal<Out, Bits<32>>,
+    pub m_new_len: Signal<Out, Bits<32>>,
+    pub m_new_ack_req: Signal<Out, Bit>,
+    /// The connection can send after the event.
+    pub m_work: Signal<Out, Bit>,
+
+    cfg_psn_mask: Constant<Bits<32>>,
+    cfg_w: Constant<Bits<16>>,
+    cfg_slot_mask: Constant<Bits<16>>,
+    cfg_mask_lo: Constant<Bits<16>>,
+    cfg_off_out: Constant<Bits<16>>,
+    cfg_off_rtx: Constant<Bits<16>>,
+    cfg_off_h: Constant<Bits<16>>,
+    cfg_off_hi: Constant<Bits<16>>,
+    cfg_off_short: Constant<Bits<16>>,
+    cfg_off_slen: Constant<Bits<16>>,
+    cfg_off_view: Constant<Bits<16>>,
+    /// The record's bits the tail never writes: bytes received, the three flags before the
+    /// short packet's, the lost view.
+    cfg_keep: Constant<Bits<D>>,
+    cfg_mtu: Constant<Bits<32>>,
+    cfg_probe_interval: Constant<Bits<32>>,
+    cfg_one_w: Constant<Bits<W>>,
+
+    rec: Signal<Local, Bits<D>>,
+    now: Signal<Local, Bits<32>>,
+    is_door: Signal<Local, Bit>,
+    nxt: Signal<Local, Bits<32>>,
+    bsent: Signal<Local, Bits<32>>,
+    flight: Signal<Local, Bits<32>>,
+    pts: Signal<Local, Bits<32>>,
+    rts: Signal<Local, Bits<32>>,
+    sv: Signal<Local, Bit>,
+    acked: Signal<Local, Bits<W>>,
+    out: Signal<Local, Bits<16>>,
+    rtxb: Signal<Local, Bits<16>>,
+    hb: Signal<Local, Bits<16>>,
+    hib: Signal<Local, Bits<16>>,
+    shb: Signal<Local, Bits<16>>,
+    slen: Signal<Local, Bits<16>>,
+    view: Signal<Local, Bits<32>>,
+    door_sum: Signal<Local, Bits<33>>,
+    door_ok: Signal<Local, Bit>,
+    backlog: Signal<Local, Bits<32>>,
+    big: Signal<Local, Bit>,
+    offer: Signal<Local, Bit>,
+    olen: Signal<Local, Bits<32>>,
+    do_new: Signal<Local, Bit>,
+    c_nxt: Signal<Local, Bits<32>>,
+    c_out: Signal<Local, Bits<16>>,
+    c_acked: Signal<Local, Bits<W>>,
+    c_bsent: Signal<Local, Bits<32>>,
+    c_flight: Signal<Local, Bits<32>>,
+    c_pts: Signal<Local, Bits<32>>,
+    c_rts: Signal<Local, Bits<32>>,
+    c_backlog: Signal<Local, Bits<32>>,
+    c_rtxb: Signal<Local, Bits<16>>,
+    c_hb: Signal<Local, Bits<16>>,
+    c_hib: Signal<Local, Bits<16>>,
+    c_sv: Signal<Local, Bit>,
+    c_shb: Signal<Local, Bits<16>>,
+    c_slen: Signal<Local, Bits<16>>,
+    c_probe_due: Signal<Local, Bit>,
+    c_raw: Signal<Local, Bits<32>>,
+    c_open: Signal<Local, Bit>,
+    c_cut: Signal<Local, Bit>,
+    work: Signal<Local, Bit>,
+    next: Signal<Local, Bits<D>>,
+}
+
+impl<const W: usize, const D: usize> SenderTail<W, D> {
+    /// The tail with the config's MTU and probe interval.
+    pub fn new(k: &SenderConsts) -> Self {
+        let l = W.trailing_zeros() as usize;
+        let off_out = FIXED_BITS + W;
+        let off_view = off_out + 2 * (l + 1) + 3 * l + 16;
+        let c16 = |v: u64| Constant::new(bits::<16>(v));
+        let c32 = |v: u64| Constant::new(bits::<32>(v));
+        let mut keep = Bits::<D>::default();
+        for i in (56..88).chain(216..219).chain(off_view..off_view + 32) {
+            keep = keep.replace_bit(i, true);
+        }
+        SenderTail {
+            s_record: Default::default(),
+            s_backlog: Default::default(),
+            s_kind: Default::default(),
+            s_now: Default::default(),
+            s_doorbell_bytes: Default::default(),
+            s_cwnd: Default::default(),
+            s_can_new: Default::default(),
+            s_opened: Default::default(),
+            m_next: Default::default(),
+            m_doorbell_ok: Default::default(),
+            m_doorbell_refused: Default::default(),
+            m_new: Default::default(),
+            m_new_psn: Default::default(),
+            m_new_len: Default::default(),
+            m_new_ack_req: Default::default(),
+            m_work: Default::default(),
+            cfg_psn_mask: c32(0xFF_FFFF),
+            cfg_w: c16(W as u64),
+            cfg_slot_mask: c16(W as u64 - 1),
+            cfg_mask_lo: c16(2 * W as u64 - 1),
+            cfg_off_out: c16(off_out as u64),
+            cfg_off_rtx: c16((off_out + l + 1) as u64),
+            cfg_off_h: c16((off_out + 2 * (l + 1)) as u64),
+            cfg_off_hi: c16((off_out + 2 * (l + 1) + l) as u64),
+            cfg_off_short: c16((off_out + 2 * (l + 1) + 2 * l) as u64),
+            cfg_off_slen: c16((off_out + 2 * (l + 1) + 3 * l) as u64),
+            cfg_off_view: c16(off_view as u64),
+            cfg_keep: Constant::new(keep),
+            cfg_mtu: c32(u64::from(k.mtu)),
+            cfg_probe_interval: c32(u64::from(k.probe_interval_ns)),
+            cfg_one_w: Constant::new(bits::<W>(1)),
+            rec: Default::default(),
+            now: Default::default(),
+            is_door: Default::default(),
+            nxt: Default::default(),
+            bsent: Default::default(),
+            flight: Default::default(),
+            pts: Default::default(),
+            rts: Default::default(),
+            sv: Default::default(),
+            acked: Default::default(),
+            out: Default::default(),
+            rtxb: Default::default(),
+            hb: Default::default(),
+            hib: Default::default(),
+            shb: Default::default(),
+            slen: Default::default(),
+            view: Default::default(),
+            door_sum: Default::default(),
+            door_ok: Default::default(),
+            backlog: Default::default(),
+            big: Default::default(),
+            offer: Default::default(),
+            olen: Default::default(),
+            do_new: Default::default(),
+            c_nxt: Default::default(),
+            c_out: Default::default(),
+            c_acked: Default::default(),
+            c_bsent: Default::default(),
+            c_flight: Default::default(),
+            c_pts: Default::default(),
+            c_rts: Default::default(),
+            c_backlog: Default::default(),
+            c_rtxb: Default::default(),
+            c_hb: Default::default(),
+            c_hib: Default::default(),
+            c_sv: Default::default(),
+            c_shb: Default::default(),
+            c_slen: Default::default(),
+            c_probe_due: Default::default(),
+            c_raw: Default::default(),
+            c_open: Default::default(),
+            c_cut: Default::default(),
+            work: Default::default(),
+            next: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize, const D: usize> Logic for SenderTail<W, D> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.rec.next = self.s_record.val();
+        self.now.next = self.s_now.val();
+        self.is_door.next = self.s_kind.val() == 4_usize.to_bits::<3>();
+        self.nxt.next = bit_cast::<32, 24>(self.rec.val().get_bits::<24>(0));
+        self.bsent.next = self.rec.val().get_bits::<32>(24);
+        self.flight.next = self.rec.val().get_bits::<32>(88);
+        self.pts.next = self.rec.val().get_bits::<32>(120);
+        self.rts.next = self.rec.val().get_bits::<32>(152);
+        self.sv.next = self.rec.val().get_bit(219);
+        self.acked.next = self.rec.val().get_bits::<W>(220);
+        self.out.next =
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_out.val()) & self.cfg_mask_lo.val();
+        self.rtxb.next =
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_rtx.val()) & self.cfg_mask_lo.val();
+        self.hb.next =
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_h.val()) & self.cfg_slot_mask.val();
+        self.hib.next =
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_hi.val()) & self.cfg_slot_mask.val();
+        self.shb.next = bit_cast::<16, D>(self.rec.val() >> self.cfg_off_short.val())
+            & self.cfg_slot_mask.val();
+        self.slen.next = bit_cast::<16, D>(self.rec.val() >> self.cfg_off_slen.val());
+        self.view.next = bit_cast::<32, D>(self.rec.val() >> self.cfg_off_view.val());
+
+        // ---- A doorbell adds its bytes (a 33-bit sum: its carry refuses them).
+        self.door_sum.next = bit_cast::<33, 32>(self.s_backlog.val())
+            + bit_cast::<33, 32>(self.s_doorbell_bytes.val());
+        self.door_ok.next = !self.door_sum.val().get_bit(32);
+        self.backlog.next = self.s_backlog.val();
+        if self.is_door.val() & self.door_ok.val() {
+            self.backlog.next = self.door_sum.val().get_bits::<32>(0);
+        }
+
+        // ---- New data: the backlog's next packet, when the head let a transmit through.
+        self.big.next = self.backlog.val() >= self.cfg_mtu.val();
+        self.offer.next = self.big.val() | (self.backlog.val().any() & !self.sv.val());
+        self.olen.next = self.backlog.val();
+        if self.big.val() {
+            self.olen.next = self.cfg_mtu.val();
+        }
+        self.do_new.next = self.s_can_new.val() & self.offer.val();
+        self.c_nxt.next = self.nxt.val();
+        self.c_out.next = self.out.val();
+        self.c_acked.next = self.acked.val();
+        self.c_bsent.next = self.bsent.val();
+        self.c_flight.next = self.flight.val();
+        self.c_pts.next = self.pts.val();
+        self.c_rts.next = self.rts.val();
+        self.c_backlog.next = self.backlog.val();
+        self.c_rtxb.next = self.rtxb.val();
+        self.c_hb.next = self.hb.val();
+        self.c_hib.next = self.hib.val();
+        self.c_sv.next = self.sv.val();
+        self.c_shb.next = self.shb.val();
+        self.c_slen.next = self.slen.val();
+        if self.do_new.val() {
+            if !self.out.val().any() {
+                self.c_rts.next = self.now.val();
+                self.c_pts.next = self.now.val();
+            }
+            self.c_acked.next = self.acked.val()
+                & !(self.cfg_one_w.val()
+                    << (bit_cast::<16, 32>(self.nxt.val()) & self.cfg_slot_mask.val()));
+            self.c_nxt.next = (self.nxt.val() + 1_usize.to_bits::<32>()) & self.cfg_psn_mask.val();
+            self.c_out.next = self.out.val() + 1_usize.to_bits::<16>();
+            self.c_hb.next = self.hb.val() + 1_usize.to_bits::<16>();
+            self.c_hib.next = self.hib.val() + 1_usize.to_bits::<16>();
+            self.c_rtxb.next = self.rtxb.val() + 1_usize.to_bits::<16>();
+            self.c_shb.next = self.shb.val() + 1_usize.to_bits::<16>();
+            self.c_bsent.next = self.bsent.val() + self.olen.val();
+            self.c_flight.next = self.flight.val() + self.olen.val();
+            self.c_backlog.next = self.backlog.val() - self.olen.val();
+            if !self.big.val() {
+                self.c_sv.next = true;
+                self.c_shb.next = 0.into();
+                self.c_slen.next = bit_cast::<16, 32>(self.olen.val());
+            }
+        }
+
+        // ---- The has-work bit (the lost bytes: the view the head left).
+        self.c_probe_due.next = self.c_out.val().any()
+            & ((self.now.val() - self.c_pts.val()) >= self.cfg_probe_interval.val());
+        self.c_raw.next = self.c_flight.val() - self.view.val();
+        self.c_open.next = self.c_raw.val() < self.s_cwnd.val();
+        if self.c_raw.val().get_bit(31) {
+            self.c_open.next = self.s_cwnd.val().any();
+        }
+        self.c_cut.next = (self.c_backlog.val() >= self.cfg_mtu.val())
+            | (self.c_backlog.val().any() & !self.c_sv.val());
+        self.work.next = self.c_probe_due.val()
+            | (self.c_open.val()
+                & (self.view.val().any()
+                    | (self.c_cut.val() & (self.c_out.val() < self.cfg_w.val()))));
+
+        // ---- The record written back (an open's passes as the head made it).
+        self.next.next = (self.rec.val() & self.cfg_keep.val())
+            | bit_cast::<D, 32>(self.c_nxt.val())
+            | (bit_cast::<D, 32>(self.c_bsent.val()) << 24)
+            | (bit_cast::<D, 32>(self.c_flight.val()) << 88)
+            | (bit_cast::<D, 32>(self.c_pts.val()) << 120)
+            | (bit_cast::<D, 32>(self.c_rts.val()) << 152)
+            | (bit_cast::<D, 32>(self.c_backlog.val()) << 184)
+            | (bit_cast::<D, W>(self.c_acked.val()) << 220)
+            | (bit_cast::<D, 16>(self.c_out.val() & self.cfg_mask_lo.val())
+                << self.cfg_off_out.val())
+            | (bit_cast::<D, 16>(self.c_rtxb.val() & self.cfg_mask_lo.val())
+                << self.cfg_off_rtx.val())
+            | (bit_cast::<D, 16>(self.c_hb.val() & self.cfg_slot_mask.val())
+                << self.cfg_off_h.val())
+            | (bit_cast::<D, 16>(self.c_hib.val() & self.cfg_slot_mask.val())
+                << self.cfg_off_hi.val())
+            | (bit_cast::<D, 16>(self.c_shb.val() & self.cfg_slot_mask.val())
+                << self.cfg_off_short.val())
+            | (bit_cast::<D, 16>(self.c_slen.val()) << self.cfg_off_slen.val());
+        self.next.next = self.next.val().replace_bit(219, self.c_sv.val());
+        if self.s_opened.val() {
+            self.next.next = self.rec.val();
+            self.work.next = false;
+        }
+        self.m_next.next = self.next.val();
         self.m_doorbell_ok.next = self.is_door.val() & self.door_ok.val();
         self.m_doorbell_refused.next = self.is_door.val() & !self.door_ok.val();
-        self.m_tx_valid.next = self.do_probe.val() | self.do_retx.val() | self.do_new.val();
-        self.m_tx_psn.next = self.tx_psn.val();
-        self.m_tx_len.next = self.tx_len.val();
-        self.m_tx_kind.next = self.tx_kind.val();
-        self.m_tx_ack_req.next = self.tx_ack.val();
-        self.m_loss_valid.next = self.loss_v.val();
-        self.m_loss_kind.next = self.loss_k.val();
+        self.m_new.next = self.do_new.val();
+        self.m_new_psn.next = self.nxt.val();
+        self.m_new_len.next = self.olen.val();
+        self.m_new_ack_req.next = self.olen.val() == self.backlog.val();
         self.m_work.next = self.work.val();
-        self.m_repos.next = self.opened.val()
-            | self.acc.val()
-            | self.do_probe.val()
-            | self.do_retx.val()
-            | self.do_new.val()
-            | self.loss_v.val()
-            | self.run0.val().any();
     }
 }
 
@@ -1559,7 +1799,13 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             out_work,
             win_line,
             bdp_line,
-            repos
+            repos,
+            settled_rec_h2,
+            settled_rec_h3,
+            settled_rec_s3,
+            settled_flags_h2,
+            settled_flags_h3,
+            settled_flags_s3
         );
 
         // ---- S0: the event into the shell; the SACK's format (no state needed) checked here.
@@ -1596,21 +1842,51 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.ev_in.next = self.ev_in.val().replace_bit(205, self.s_sack_probe.val());
         self.pipe.s_event.next = self.ev_in.val();
 
-        // ---- S3: the next-state function on the record and the event the shell shows.
-        self.step.s_record.next = self.pipe.m_record.val();
-        self.step.s_event.next = self.pipe.m_event.val();
-        self.step.s_cwnd.next = self.win_line.q.val().get_bits::<32>(128);
-        self.step.s_bdp_zero.next = self.bdp_line.q.val().get_bit(4);
-        // Unsettled: one of the 4 events ahead (each forwarded to this one) had its id and
-        // repositioned it. The eq bits and the reposition bits are registers: one AND-OR.
-        self.step.s_unsettled.next =
+        // ---- H1: a settled event's head on the snapshot (the record as the events 4 or more
+        // ahead left it: the same as S3's but for the backlog and the lost view, which it does
+        // not read, when none of the 4 ahead repositioned), its results carried to S3.
+        self.head.s_record.next = self.pipe.h_record.val();
+        self.head.s_event.next = self.pipe.h_event.val();
+        self.head.s_cwnd.next = self.win_line.q.val().get_bits::<32>(32);
+        self.head.s_bdp_zero.next = self.bdp_line.q.val().get_bit(1);
+        self.head.s_unsettled.next = false;
+        self.settled_rec_h2.d.next = self.head.m_next.val();
+        self.settled_flags_h2.d.next = self.head.m_flags.val();
+        self.settled_rec_h3.d.next = self.settled_rec_h2.q.val();
+        self.settled_flags_h3.d.next = self.settled_flags_h2.q.val();
+        self.settled_rec_s3.d.next = self.settled_rec_h3.q.val();
+        self.settled_flags_s3.d.next = self.settled_flags_h3.q.val();
+
+        // ---- S3: unsettled, one of the 4 events ahead (each forwarded to this one) had its id
+        // and repositioned it (the eq bits and the reposition bits are registers: one AND-OR);
+        // its head runs here, on the record every event ahead left. Then the tail.
+        self.unsettled.next =
             (self.pipe.m_eq.val() & self.repos.q.val() & self.cfg_settle_seen.val()).any();
-        self.pipe.s_next.next = self.step.m_next.val();
+        self.head_loop.s_record.next = self.pipe.m_record.val();
+        self.head_loop.s_event.next = self.pipe.m_event.val();
+        self.head_loop.s_cwnd.next = self.win_line.q.val().get_bits::<32>(128);
+        self.head_loop.s_bdp_zero.next = self.bdp_line.q.val().get_bit(4);
+        self.head_loop.s_unsettled.next = true;
+        self.sel_rec.next = self.settled_rec_s3.q.val();
+        self.sel_flags.next = self.settled_flags_s3.q.val();
+        if self.unsettled.val() {
+            self.sel_rec.next = self.head_loop.m_next.val();
+            self.sel_flags.next = self.head_loop.m_flags.val();
+        }
+        self.tail.s_record.next = self.sel_rec.val();
+        self.tail.s_backlog.next = self.pipe.m_record.val().get_bits::<32>(184);
+        self.tail.s_kind.next = self.pipe.m_event.val().get_bits::<3>(0);
+        self.tail.s_now.next = self.pipe.m_event.val().get_bits::<32>(3);
+        self.tail.s_doorbell_bytes.next = self.pipe.m_event.val().get_bits::<32>(206);
+        self.tail.s_cwnd.next = self.win_line.q.val().get_bits::<32>(128);
+        self.tail.s_can_new.next = self.sel_flags.val().get_bit(11);
+        self.tail.s_opened.next = self.sel_flags.val().get_bit(0);
+        self.pipe.s_next.next = self.tail.m_next.val();
         self.repos_in.next = self.repos.q.val() << 1;
-        self.repos_in.next = self
-            .repos_in
-            .val()
-            .replace_bit(0, self.pipe.m_write.val() & self.step.m_repos.val());
+        self.repos_in.next = self.repos_in.val().replace_bit(
+            0,
+            self.pipe.m_write.val() & (self.sel_flags.val().get_bit(10) | self.tail.m_new.val()),
+        );
         self.repos.d.next = self.repos_in.val();
 
         // ---- Output registers: every result zero unless an event with a good id completes.
@@ -1636,21 +1912,26 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.out_loss_kind.d.next = 0.into();
         self.out_work.d.next = false;
         if self.pipe.m_write.val() {
-            self.out_opened.d.next = self.step.m_opened.val();
-            self.out_open_refused.d.next = self.step.m_open_refused.val();
-            self.out_sack_accepted.d.next = self.step.m_sack_accepted.val();
-            self.out_sack_malformed.d.next = self.step.m_sack_malformed.val();
-            self.out_acked_bytes.d.next = self.step.m_acked_bytes.val();
-            self.out_doorbell_ok.d.next = self.step.m_doorbell_ok.val();
-            self.out_doorbell_refused.d.next = self.step.m_doorbell_refused.val();
-            self.out_tx_valid.d.next = self.step.m_tx_valid.val();
-            self.out_tx_psn.d.next = self.step.m_tx_psn.val();
-            self.out_tx_len.d.next = self.step.m_tx_len.val();
-            self.out_tx_kind.d.next = self.step.m_tx_kind.val();
-            self.out_tx_ack_req.d.next = self.step.m_tx_ack_req.val();
-            self.out_loss_valid.d.next = self.step.m_loss_valid.val();
-            self.out_loss_kind.d.next = self.step.m_loss_kind.val();
-            self.out_work.d.next = self.step.m_work.val();
+            self.out_opened.d.next = self.sel_flags.val().get_bit(0);
+            self.out_open_refused.d.next = self.sel_flags.val().get_bit(1);
+            self.out_sack_accepted.d.next = self.sel_flags.val().get_bit(2);
+            self.out_sack_malformed.d.next = self.sel_flags.val().get_bit(3);
+            self.out_acked_bytes.d.next = self.sel_flags.val().get_bits::<32>(12);
+            self.out_doorbell_ok.d.next = self.tail.m_doorbell_ok.val();
+            self.out_doorbell_refused.d.next = self.tail.m_doorbell_refused.val();
+            self.out_tx_valid.d.next = self.sel_flags.val().get_bit(4) | self.tail.m_new.val();
+            self.out_tx_psn.d.next = self.sel_flags.val().get_bits::<32>(44);
+            self.out_tx_len.d.next = self.sel_flags.val().get_bits::<32>(76);
+            self.out_tx_kind.d.next = self.sel_flags.val().get_bits::<2>(5);
+            if self.tail.m_new.val() {
+                self.out_tx_psn.d.next = self.tail.m_new_psn.val();
+                self.out_tx_len.d.next = self.tail.m_new_len.val();
+                self.out_tx_kind.d.next = 0.into();
+                self.out_tx_ack_req.d.next = self.tail.m_new_ack_req.val();
+            }
+            self.out_loss_valid.d.next = self.sel_flags.val().get_bit(7);
+            self.out_loss_kind.d.next = self.sel_flags.val().get_bits::<2>(8);
+            self.out_work.d.next = self.tail.m_work.val();
         }
         self.m_valid.next = self.out_valid.q.val();
         self.m_bad.next = self.out_bad.q.val();

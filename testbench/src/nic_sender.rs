@@ -262,6 +262,7 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "other_unsettled",
     "unsettled_sack_leaves_the_run",
     "settling_run_moves_una",
+    "settled_new_after_doorbell",
     "unsettled_view_holds_data",
     "unsettled_view_stale",
     "opened",
@@ -369,6 +370,8 @@ pub struct Block {
     /// Results of the events taken on the last `LATENCY - 1` cycles, oldest first.
     flight: VecDeque<Option<Regs>>,
     last: Vec<Option<Last>>,
+    /// The cycle each connection last took a doorbell's bytes.
+    last_doorbell: Vec<Option<u64>>,
     cycle: u64,
     /// The store was ready on the cycle before (the first ready cycle is the sweep's edge).
     was_ready: bool,
@@ -393,6 +396,7 @@ impl Block {
             fresh: Sender::new(cfg, initial_psn).with_bytes(initial_bytes),
             flight: (1..LATENCY).map(|_| None).collect(),
             last: vec![None; cfg.nic.connections as usize],
+            last_doorbell: vec![None; cfg.nic.connections as usize],
             cycle: 0,
             was_ready: false,
             mtu: cfg.network.mtu_bytes,
@@ -629,7 +633,19 @@ impl Block {
             open: opened,
             changed,
         });
+        let doorbell_at = self.last_doorbell[d.conn as usize];
+        if e.kind == Kind::Doorbell(true) {
+            self.last_doorbell[d.conn as usize] = Some(cycle);
+        }
         self.cover_settling(cycle, (ev, e), b, after, cov);
+        if matches!(e.kind, Kind::Transmit(Some(ref t)) if t.kind == TxKind::New)
+            && b.settled_at(cycle, NIC_SENDER_SETTLE)
+            && doorbell_at.is_some_and(|c| cycle - c < NIC_SENDER_SETTLE - 1)
+        {
+            // The settled head ran on a snapshot without the doorbell's bytes: the tail's
+            // backlog is the one that sends.
+            cov.hit("settled_new_after_doorbell");
+        }
 
         let (mtu, w) = (self.mtu, self.rx_window);
         match &e.kind {
