@@ -6,19 +6,20 @@
 //! ```text
 //!  S0: event ─► hold shell (S0 read, S1 RAM data, S2 newest record, H1 snapshot, H2, H3) ─► S3
 //!      (the SACK's format checked)            │                                           │
-//!                     H1: SenderHead (settled) on the snapshot ─► carried H2, H3 ─► settled?
-//!                                                     S3, in the loop: SenderHead (unsettled)
-//!                                                     on the record; then SenderTail (backlog)
+//!        settled head: H1 SenderSack ─► H2 SenderLoss ─► H3 SenderPick ─► register ─► settled?
+//!                                        S3, in the loop: the three (unsettled) on the record;
+//!                                        then SenderTail (the backlog)
 //!  output registers (m_*) ◄───────────────────────────────────────────────────────────────┘
 //! ```
 //!
 //! The step is split into a head (all but the backlog: the settling run, the SACK, the
-//! timeout, the lost PSNs, a probe or a retransmission) and a tail (a doorbell, new data, the
-//! has-work bit). A settled event's head runs at H1 on the snapshot (the record as the events 4
-//! or more ahead left it: the same as S3's but for the backlog and the lost view, which the head
-//! does not read, when none of the 4 ahead repositioned); an unsettled event's head, which makes
-//! no search and no count, runs at S3 in the loop. The tail runs at S3 on the backlog as every
-//! event ahead left it.
+//! timeout, the lost PSNs, a probe or a retransmission; three stages) and a tail (a doorbell,
+//! new data, the has-work bit). A settled event's head runs over H1..H3 on the snapshot (the
+//! record as the events 4 or more ahead left it: the same as S3's but for the backlog and the
+//! lost view, which the head does not read, when none of the 4 ahead repositioned), a stage a
+//! cycle; an unsettled event's head, which makes no search and no count, runs at S3 in the
+//! loop, its three stages in one cycle. The tail runs at S3 on the backlog as every event ahead
+//! left it.
 //!
 //! **The record** (`docs/blocks/nic_sender.md`, "Context record") is the compact one the
 //! model's facts allow (`docs/blocks/nic_tx.md`, "The sender's record"): `snd_nxt` and the
@@ -29,9 +30,10 @@
 //! bytes), the lost bytes counted from the bits when needed; `highest_acked`, `recovery_hi`,
 //! `rtx` and the short packet as offsets back from `snd_nxt`.
 //!
-//! The settled head still makes its searches (the run of acknowledged PSNs, the lowest lost
-//! PSN) and its count (the lost PSNs) in the one stage H1; splitting them over H1..H3 is the
-//! next design (`docs/blocks/nic_sender.md`, "The next design").
+//! The settled head's stages still hold the first design's arithmetic in series (the settling
+//! search and the segment's placement; the run's search and the lost range; the count and the
+//! lowest lost PSN); making them parallel is the next design (`docs/blocks/nic_sender.md`,
+//! "The next design").
 
 use rust_hdl::prelude::*;
 
@@ -338,31 +340,40 @@ impl<const W: usize> Logic for PopCount<W> {
 /// data, 12..44 the acknowledged bytes, 44..76 the packet's PSN, 76..108 its length.
 pub const HEAD_FLAGS: usize = 108;
 
-/// The senders' next-state function but for the backlog (combinational): one event applied
-/// to one record, the step of `docs/blocks/nic_sender.md` up to the transmit's choice between
-/// a probe, a retransmission and new data, and the lost view. A new packet and a doorbell are
-/// [`SenderTail`]'s, at S3, from the backlog as every event ahead left it: so a settled
-/// event's head can run on the snapshot (doorbells reposition nothing). `W`, `SB`, `D`, `E`
-/// as [`NicSenderRtl`]'s.
+/// The head's first stage (combinational): the record and the event unpacked, the settling
+/// run, the SACK's validation, its segment's marks and `highest_acked`. A settled event's at
+/// H1 on the snapshot, an unsettled event's at S3 (no settling run). `W`, `SB`, `D`, `E` as
+/// [`NicSenderRtl`]'s.
 #[derive(LogicBlock)]
-pub struct SenderHead<const W: usize, const SB: usize, const D: usize, const E: usize> {
+pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: usize> {
     /// The record as the events before it left it (settled: the snapshot).
     pub s_record: Signal<In, Bits<D>>,
     /// The event, packed (`event_bits`).
     pub s_event: Signal<In, Bits<E>>,
-    /// The window the event reads, bytes.
-    pub s_cwnd: Signal<In, Bits<32>>,
-    /// The cwnd unit's achievedBDP is zero.
-    pub s_bdp_zero: Signal<In, Bit>,
-    /// The event is unsettled (DECISION "settled searches"): no run of `snd_una` past the
-    /// EPSN, no retransmission, the record's lost view read for the lost bytes. Otherwise it
-    /// first runs `snd_una` over the acknowledged PSNs at its head (an open aside).
+    /// The event is unsettled (DECISION "settled searches"): no settling run.
     pub s_unsettled: Signal<In, Bit>,
-    /// The record after the event but for a new packet and the backlog (an open: the fresh
-    /// record at its PSN); its lost view is the lost bytes the has-work bit reads.
-    pub m_next: Signal<Out, Bits<D>>,
-    /// The results, packed as [`HEAD_FLAGS`] says.
-    pub m_flags: Signal<Out, Bits<HEAD_FLAGS>>,
+    /// The record after the settling run (`snd_una`, `rto_ts`, `highest_acked`,
+    /// recovery, `rtx`, the short packet).
+    pub m_record: Signal<Out, Bits<D>>,
+    /// A SACK accepted.
+    pub m_acc: Signal<Out, Bit>,
+    /// A SACK malformed.
+    pub m_sack_malformed: Signal<Out, Bit>,
+    /// Its EPSN moves `snd_una`.
+    pub m_ahead: Signal<Out, Bit>,
+    /// `snd_una` after the EPSN (the run not made).
+    pub m_una1: Signal<Out, Bits<32>>,
+    /// The outstanding count after the EPSN.
+    pub m_out1: Signal<Out, Bits<16>>,
+    /// The acknowledged bits with the segment's marks.
+    pub m_acked1: Signal<Out, Bits<W>>,
+    /// `highest_acked` with the segment's top: valid, offset back.
+    pub m_h1v: Signal<Out, Bit>,
+    pub m_h1b: Signal<Out, Bits<16>>,
+    /// The byte count's advance (0 unless it moves forward).
+    pub m_acked_bytes: Signal<Out, Bits<32>>,
+    /// The settling run moved `snd_una`.
+    pub m_moved0: Signal<Out, Bit>,
 
     cfg_psn_mask: Constant<Bits<32>>,
     cfg_sb: Constant<Bits<32>>,
@@ -376,82 +387,52 @@ pub struct SenderHead<const W: usize, const SB: usize, const D: usize, const E: 
     cfg_off_h: Constant<Bits<16>>,
     cfg_off_hi: Constant<Bits<16>>,
     cfg_off_short: Constant<Bits<16>>,
-    cfg_off_slen: Constant<Bits<16>>,
-    cfg_off_view: Constant<Bits<16>>,
-    cfg_mtu: Constant<Bits<32>>,
-    cfg_mtu_log2: Constant<Bits<16>>,
-    cfg_two_rtt: Constant<Bits<32>>,
-    cfg_probe_interval: Constant<Bits<32>>,
-    cfg_rto: Constant<Bits<32>>,
-    cfg_ooo_min: Constant<Bits<32>>,
+    /// The record's bits the settling run never writes.
+    cfg_keep: Constant<Bits<D>>,
     cfg_ones_sb: Constant<Bits<SB>>,
     cfg_ones_w: Constant<Bits<W>>,
-    cfg_one_w: Constant<Bits<W>>,
 
     epsn_below: PsnBelow<1>,
     settle_hi: LowestSet<W>,
     settle_all: LowestSet<W>,
     seg_top: HighestSet<SB>,
-    run_hi: LowestSet<W>,
-    run_all: LowestSet<W>,
-    lost_hi: LowestSet<W>,
-    lost_all: LowestSet<W>,
-    lost_count: PopCount<W>,
 
-    // S3: the record and the event unpacked.
     rec: Signal<Local, Bits<D>>,
     ev: Signal<Local, Bits<E>>,
+    unsettled: Signal<Local, Bit>,
     nxt: Signal<Local, Bits<32>>,
     bsent: Signal<Local, Bits<32>>,
     brecv: Signal<Local, Bits<32>>,
-    flight: Signal<Local, Bits<32>>,
-    pts: Signal<Local, Bits<32>>,
-    rts: Signal<Local, Bits<32>>,
-    backlog: Signal<Local, Bits<32>>,
-    asp: Signal<Local, Bit>,
-    hv: Signal<Local, Bit>,
-    hiv: Signal<Local, Bit>,
-    sv: Signal<Local, Bit>,
-    acked: Signal<Local, Bits<W>>,
-    out: Signal<Local, Bits<16>>,
-    rtxb: Signal<Local, Bits<16>>,
-    hb: Signal<Local, Bits<16>>,
-    hib: Signal<Local, Bits<16>>,
-    shb: Signal<Local, Bits<16>>,
-    slen: Signal<Local, Bits<16>>,
-    lview: Signal<Local, Bits<32>>,
-    // The record's fields before the settling run.
-    r_out: Signal<Local, Bits<16>>,
     r_rts: Signal<Local, Bits<32>>,
     r_hv: Signal<Local, Bit>,
     r_hiv: Signal<Local, Bit>,
     r_sv: Signal<Local, Bit>,
+    acked: Signal<Local, Bits<W>>,
+    r_out: Signal<Local, Bits<16>>,
     r_rtxb: Signal<Local, Bits<16>>,
-    r_una: Signal<Local, Bits<32>>,
-    r_slot: Signal<Local, Bits<16>>,
-    settling: Signal<Local, Bit>,
-    run0: Signal<Local, Bits<16>>,
-    unsettled: Signal<Local, Bit>,
+    hb: Signal<Local, Bits<16>>,
+    hib: Signal<Local, Bits<16>>,
+    shb: Signal<Local, Bits<16>>,
     kind: Signal<Local, Bits<3>>,
     is_open: Signal<Local, Bit>,
     is_sack: Signal<Local, Bit>,
-    is_tx: Signal<Local, Bit>,
     now: Signal<Local, Bits<32>>,
-    cwnd: Signal<Local, Bits<32>>,
-    bdp_zero: Signal<Local, Bit>,
-    open_wide: Signal<Local, Bit>,
-    open_psn: Signal<Local, Bits<32>>,
     fmt_bad: Signal<Local, Bit>,
     epsn: Signal<Local, Bits<32>>,
     base: Signal<Local, Bits<32>>,
     sbytes: Signal<Local, Bits<32>>,
-    ooo: Signal<Local, Bits<32>>,
-    ts: Signal<Local, Bits<32>>,
-    probe: Signal<Local, Bit>,
     bitmap: Signal<Local, Bits<SB>>,
+    settling: Signal<Local, Bit>,
+    r_una: Signal<Local, Bits<32>>,
+    r_slot: Signal<Local, Bits<16>>,
+    run0: Signal<Local, Bits<16>>,
+    out: Signal<Local, Bits<16>>,
+    rts: Signal<Local, Bits<32>>,
+    hv: Signal<Local, Bit>,
+    hiv: Signal<Local, Bit>,
+    sv: Signal<Local, Bit>,
+    rtxb: Signal<Local, Bits<16>>,
     una: Signal<Local, Bits<32>>,
-
-    // The SACK's part.
     de: Signal<Local, Bits<32>>,
     epsn_lt: Signal<Local, Bit>,
     bytes_d: Signal<Local, Bits<32>>,
@@ -471,252 +452,39 @@ pub struct SenderHead<const W: usize, const SB: usize, const D: usize, const E: 
     hs_back: Signal<Local, Bits<16>>,
     h1v: Signal<Local, Bit>,
     h1b: Signal<Local, Bits<16>>,
-    s_una1: Signal<Local, Bits<16>>,
-    zeros: Signal<Local, Bits<W>>,
-    run: Signal<Local, Bits<16>>,
-    out2: Signal<Local, Bits<16>>,
-    moved: Signal<Local, Bit>,
-    h2v: Signal<Local, Bit>,
     bd: Signal<Local, Bits<32>>,
     bytes_gt: Signal<Local, Bit>,
     acked_bytes: Signal<Local, Bits<32>>,
-    hiv2: Signal<Local, Bit>,
-    rtxb2: Signal<Local, Bits<16>>,
-    rtt: Signal<Local, Bits<32>>,
-    enter_p: Signal<Local, Bit>,
-    thr: Signal<Local, Bits<32>>,
-    enter_o: Signal<Local, Bit>,
-
-    // State A (the event's own part), then B (the timeout checked).
-    a_out: Signal<Local, Bits<16>>,
-    a_acked: Signal<Local, Bits<W>>,
-    a_brecv: Signal<Local, Bits<32>>,
-    a_flight: Signal<Local, Bits<32>>,
-    a_pts: Signal<Local, Bits<32>>,
-    a_rts: Signal<Local, Bits<32>>,
-    a_asp: Signal<Local, Bit>,
-    a_hv: Signal<Local, Bit>,
-    a_hb: Signal<Local, Bits<16>>,
-    a_hiv: Signal<Local, Bit>,
-    a_hib: Signal<Local, Bits<16>>,
-    a_rtxb: Signal<Local, Bits<16>>,
-    loss_v: Signal<Local, Bit>,
-    loss_k: Signal<Local, Bits<2>>,
-    age: Signal<Local, Bits<32>>,
-    t1: Signal<Local, Bit>,
-
-    // The lost PSNs of state B: the unacknowledged ones of [rtx, recovery_hi].
-    rtx_off: Signal<Local, Bits<16>>,
-    hi_off: Signal<Local, Bits<16>>,
-    n_range: Signal<Local, Bits<16>>,
-    una_b: Signal<Local, Bits<32>>,
-    slot_rtx: Signal<Local, Bits<16>>,
-    range_end: Signal<Local, Bits<16>>,
-    range: Signal<Local, Bits<W>>,
-    holes: Signal<Local, Bits<W>>,
-    n_lost: Signal<Local, Bits<16>>,
-    short_off: Signal<Local, Bits<16>>,
-    short_in: Signal<Local, Bit>,
-    short_slot: Signal<Local, Bits<16>>,
-    short_lost: Signal<Local, Bit>,
-    lost_bytes: Signal<Local, Bits<32>>,
-    raw: Signal<Local, Bits<32>>,
-    win_open: Signal<Local, Bit>,
-    /// A lost PSN to send before new data (settled), or lost bytes in the view (unsettled).
-    lost_any: Signal<Local, Bit>,
-
-    // The transmit.
-    probe_due: Signal<Local, Bit>,
-    p_slot: Signal<Local, Bits<16>>,
-    p_off: Signal<Local, Bits<16>>,
-    p_len: Signal<Local, Bits<32>>,
-    do_probe: Signal<Local, Bit>,
-    do_retx: Signal<Local, Bit>,
-    tx_psn: Signal<Local, Bits<32>>,
-    tx_len: Signal<Local, Bits<32>>,
-    tx_kind: Signal<Local, Bits<2>>,
-
-    // State C (after the transmit) and the has-work bit.
-    c_nxt: Signal<Local, Bits<32>>,
-    c_out: Signal<Local, Bits<16>>,
-    c_acked: Signal<Local, Bits<W>>,
-    c_bsent: Signal<Local, Bits<32>>,
-    c_flight: Signal<Local, Bits<32>>,
-    c_pts: Signal<Local, Bits<32>>,
-    c_rts: Signal<Local, Bits<32>>,
-    c_asp: Signal<Local, Bit>,
-    c_hb: Signal<Local, Bits<16>>,
-    c_hib: Signal<Local, Bits<16>>,
-    c_rtxb: Signal<Local, Bits<16>>,
-    c_sv: Signal<Local, Bit>,
-    c_shb: Signal<Local, Bits<16>>,
-    c_slen: Signal<Local, Bits<16>>,
-    c_lost_bytes: Signal<Local, Bits<32>>,
-    c_view: Signal<Local, Bits<32>>,
-    can_new: Signal<Local, Bit>,
-    opened: Signal<Local, Bit>,
-    next: Signal<Local, Bits<D>>,
-    flags: Signal<Local, Bits<HEAD_FLAGS>>,
+    settled: Signal<Local, Bits<D>>,
 }
 
-/// See the module documentation. `W`: `rx_window`; `SB`: `sack_bits`; `D`: [`record_bits`];
-/// `E`: [`event_bits`].
-#[derive(LogicBlock)]
-pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E: usize> {
-    pub clock: Signal<In, Clock>,
-    /// Synchronous reset: the events in S1, S2 and H1..H3 are dropped and every record swept to the
-    /// initial one (`status_ready` low meanwhile).
-    pub s_reset: Signal<In, Bit>,
-
-    /// An event is offered (taken when `s_ready`).
-    pub s_valid: Signal<In, Bit>,
-    /// `status_ready` and not `s_reset`: the offered event is taken.
-    pub s_ready: Signal<Out, Bit>,
-    /// Its connection (`>= connections`: reported bad, touches nothing).
-    pub s_conn: Signal<In, Bits<16>>,
-    /// What it is: [`KIND_TIMER`] (and 5..=7), [`KIND_OPEN`], [`KIND_SACK`],
-    /// [`KIND_TRANSMIT`], [`KIND_DOORBELL`].
-    pub s_kind: Signal<In, Bits<3>>,
-    /// The time, ns.
-    pub s_now: Signal<In, Bits<32>>,
-    /// The window the event reads, bytes (the cwnd unit's view), presented the cycle after the
-    /// event (the composed send side reads it from a RAM addressed by the event's connection).
-    pub s_cwnd: Signal<In, Bits<32>>,
-    /// The cwnd unit's achievedBDP is zero (a probe's SACK may then enter recovery); with
-    /// `s_cwnd`, the cycle after the event.
-    pub s_bdp_zero: Signal<In, Bit>,
-    /// An open's first PSN (wider than 24 bits: refused, nothing changes).
-    pub s_open_psn: Signal<In, Bits<32>>,
-    /// A SACK's expected PSN.
-    pub s_sack_epsn: Signal<In, Bits<32>>,
-    /// Its segment's first PSN (a multiple of `sack_bits`).
-    pub s_sack_base: Signal<In, Bits<32>>,
-    /// Its segment: bit `i` is PSN `base + i` received.
-    pub s_sack_bitmap: Signal<In, Bits<SB>>,
-    /// The receiver's byte count.
-    pub s_sack_bytes: Signal<In, Bits<32>>,
-    /// The receiver's out-of-order count.
-    pub s_sack_ooo: Signal<In, Bits<32>>,
-    /// The time stamp it echoes.
-    pub s_sack_ts: Signal<In, Bits<32>>,
-    /// It answers a probe.
-    pub s_sack_probe: Signal<In, Bit>,
-    /// A doorbell's bytes for the backlog.
-    pub s_doorbell_bytes: Signal<In, Bits<32>>,
-
-    /// An event taken `LATENCY` cycles ago completes.
-    pub m_valid: Signal<Out, Bit>,
-    /// Its connection was out of range (every result below zero).
-    pub m_bad: Signal<Out, Bit>,
-    pub m_conn: Signal<Out, Bits<16>>,
-    /// An open started the connection afresh.
-    pub m_opened: Signal<Out, Bit>,
-    /// An open asked for a PSN wider than 24 bits: nothing changed.
-    pub m_open_refused: Signal<Out, Bit>,
-    /// A SACK was accepted.
-    pub m_sack_accepted: Signal<Out, Bit>,
-    /// A SACK was malformed (it changed nothing; the timeout was still checked).
-    pub m_sack_malformed: Signal<Out, Bit>,
-    /// The bytes an accepted SACK newly acknowledged (the cwnd unit's input).
-    pub m_acked_bytes: Signal<Out, Bits<32>>,
-    /// A doorbell's bytes joined the backlog.
-    pub m_doorbell_ok: Signal<Out, Bit>,
-    /// A doorbell was refused: the backlog would pass 2^32 - 1.
-    pub m_doorbell_refused: Signal<Out, Bit>,
-    /// A transmit opportunity sent a packet.
-    pub m_tx_valid: Signal<Out, Bit>,
-    pub m_tx_psn: Signal<Out, Bits<32>>,
-    /// Its payload bytes (0 for a probe).
-    pub m_tx_len: Signal<Out, Bits<32>>,
-    /// [`TX_NEW`], [`TX_RETRANSMIT`] or [`TX_PROBE`].
-    pub m_tx_kind: Signal<Out, Bits<2>>,
-    /// It empties the backlog: the receiver acknowledges it at once.
-    pub m_tx_ack_req: Signal<Out, Bit>,
-    /// A loss detector fired.
-    pub m_loss_valid: Signal<Out, Bit>,
-    /// [`LOSS_OOO`], [`LOSS_PROBE`] or [`LOSS_TIMEOUT`].
-    pub m_loss_kind: Signal<Out, Bits<2>>,
-    /// The connection can send after the event (its bit at the transmit scheduler).
-    pub m_work: Signal<Out, Bit>,
-
-    /// The sweep is over: events are taken.
-    pub status_ready: Signal<Out, Bit>,
-
-    cfg_psn_mask: Constant<Bits<32>>,
-    cfg_seg_low: Constant<Bits<32>>,
-    /// Bit `d - 1`: the reposition of the event `d` ahead is seen (all on in products; the
-    /// co-sim's broken variants clear one).
-    cfg_settle_seen: Constant<Bits<4>>,
-
-    pipe: ContextPipeHold<D, E>,
-    /// H1: the head of a settled event, on the shell's snapshot (`h_record`).
-    head: SenderHead<W, SB, D, E>,
-    /// S3: the head of an unsettled event, on the record every event ahead left (in the loop).
-    head_loop: SenderHead<W, SB, D, E>,
-    /// S3: the backlog's part, the has-work bit (in the loop).
-    tail: SenderTail<W, D>,
-
-    // S0: the event packed for the shell.
-    ev_in: Signal<Local, Bits<E>>,
-
-    /// The window, presented the cycle after its event (`s_cwnd`, `s_bdp_zero`), on its way to
-    /// S3: the composed send side reads it from a RAM addressed by the event's connection.
-    /// (5 cycles of it: from the cycle after the event to S3.)
-    win_line: DFF<Bits<160>>,
-    bdp_line: DFF<Bits<5>>,
-
-    /// Bit `d - 1`: the event `d` cycles ahead of the one in S3 repositioned its connection
-    /// (DECISION "settled searches" at a settling distance of `SETTLE_AHEAD + 1`).
-    repos: DFF<Bits<4>>,
-    repos_in: Signal<Local, Bits<4>>,
-
-    /// The settled head's record and flags, made at H1, on their way to S3.
-    settled_rec_h2: DFF<Bits<D>>,
-    settled_rec_h3: DFF<Bits<D>>,
-    settled_rec_s3: DFF<Bits<D>>,
-    settled_flags_h2: DFF<Bits<HEAD_FLAGS>>,
-    settled_flags_h3: DFF<Bits<HEAD_FLAGS>>,
-    settled_flags_s3: DFF<Bits<HEAD_FLAGS>>,
-    /// S3: the event is unsettled; the head's record and flags it takes.
-    unsettled: Signal<Local, Bit>,
-    sel_rec: Signal<Local, Bits<D>>,
-    sel_flags: Signal<Local, Bits<HEAD_FLAGS>>,
-
-    out_valid: DFF<Bit>,
-    out_bad: DFF<Bit>,
-    out_conn: DFF<Bits<16>>,
-    out_opened: DFF<Bit>,
-    out_open_refused: DFF<Bit>,
-    out_sack_accepted: DFF<Bit>,
-    out_sack_malformed: DFF<Bit>,
-    out_acked_bytes: DFF<Bits<32>>,
-    out_doorbell_ok: DFF<Bit>,
-    out_doorbell_refused: DFF<Bit>,
-    out_tx_valid: DFF<Bit>,
-    out_tx_psn: DFF<Bits<32>>,
-    out_tx_len: DFF<Bits<32>>,
-    out_tx_kind: DFF<Bits<2>>,
-    out_tx_ack_req: DFF<Bit>,
-    out_loss_valid: DFF<Bit>,
-    out_loss_kind: DFF<Bits<2>>,
-    out_work: DFF<Bit>,
-}
-
-impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderHead<W, SB, D, E> {
-    /// The head with the config's timing constants.
-    pub fn new(k: &SenderConsts) -> Self {
+impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderSack<W, SB, D, E> {
+    /// The block with the config's constants.
+    pub fn new() -> Self {
         let l = W.trailing_zeros() as usize;
         let off_out = FIXED_BITS + W;
         let c16 = |v: u64| Constant::new(bits::<16>(v));
         let c32 = |v: u64| Constant::new(bits::<32>(v));
-        SenderHead {
+        let mut keep = !Bits::<D>::default();
+        let out_bits = (off_out..off_out + l + 1).chain(off_out + l + 1..off_out + 2 * (l + 1));
+        for i in (152..184).chain(217..220).chain(out_bits) {
+            keep = keep.replace_bit(i, false);
+        }
+        SenderSack {
             s_record: Default::default(),
             s_event: Default::default(),
-            s_cwnd: Default::default(),
-            s_bdp_zero: Default::default(),
             s_unsettled: Default::default(),
-            m_next: Default::default(),
-            m_flags: Default::default(),
+            m_record: Default::default(),
+            m_acc: Default::default(),
+            m_sack_malformed: Default::default(),
+            m_ahead: Default::default(),
+            m_una1: Default::default(),
+            m_out1: Default::default(),
+            m_acked1: Default::default(),
+            m_h1v: Default::default(),
+            m_h1b: Default::default(),
+            m_acked_bytes: Default::default(),
+            m_moved0: Default::default(),
             cfg_psn_mask: c32(0xFF_FFFF),
             cfg_sb: c32(SB as u64),
             cfg_w: c16(W as u64),
@@ -727,75 +495,48 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderHead
             cfg_off_h: c16((off_out + 2 * (l + 1)) as u64),
             cfg_off_hi: c16((off_out + 2 * (l + 1) + l) as u64),
             cfg_off_short: c16((off_out + 2 * (l + 1) + 2 * l) as u64),
-            cfg_off_slen: c16((off_out + 2 * (l + 1) + 3 * l) as u64),
-            cfg_off_view: c16((off_out + 2 * (l + 1) + 3 * l + 16) as u64),
-            cfg_mtu: c32(u64::from(k.mtu)),
-            cfg_mtu_log2: c16(u64::from(k.mtu_log2)),
-            cfg_two_rtt: c32(u64::from(k.net_base_rtt_ns.wrapping_mul(2))),
-            cfg_probe_interval: c32(u64::from(k.probe_interval_ns)),
-            cfg_rto: c32(u64::from(k.rto_ns)),
-            cfg_ooo_min: c32(u64::from(k.ooo_min_threshold)),
+            cfg_keep: Constant::new(keep),
             cfg_ones_sb: Constant::new(!Bits::<SB>::default()),
             cfg_ones_w: Constant::new(!Bits::<W>::default()),
-            cfg_one_w: Constant::new(bits::<W>(1)),
             epsn_below: PsnBelow::new(false),
             settle_hi: Default::default(),
             settle_all: Default::default(),
             seg_top: Default::default(),
-            run_hi: Default::default(),
-            run_all: Default::default(),
-            lost_hi: Default::default(),
-            lost_all: Default::default(),
-            lost_count: Default::default(),
             rec: Default::default(),
             ev: Default::default(),
+            unsettled: Default::default(),
             nxt: Default::default(),
             bsent: Default::default(),
             brecv: Default::default(),
-            flight: Default::default(),
-            pts: Default::default(),
-            rts: Default::default(),
-            backlog: Default::default(),
-            asp: Default::default(),
-            hv: Default::default(),
-            hiv: Default::default(),
-            sv: Default::default(),
-            acked: Default::default(),
-            out: Default::default(),
-            rtxb: Default::default(),
-            hb: Default::default(),
-            hib: Default::default(),
-            shb: Default::default(),
-            slen: Default::default(),
-            lview: Default::default(),
-            r_out: Default::default(),
             r_rts: Default::default(),
             r_hv: Default::default(),
             r_hiv: Default::default(),
             r_sv: Default::default(),
+            acked: Default::default(),
+            r_out: Default::default(),
             r_rtxb: Default::default(),
-            r_una: Default::default(),
-            r_slot: Default::default(),
-            settling: Default::default(),
-            run0: Default::default(),
-            unsettled: Default::default(),
+            hb: Default::default(),
+            hib: Default::default(),
+            shb: Default::default(),
             kind: Default::default(),
             is_open: Default::default(),
             is_sack: Default::default(),
-            is_tx: Default::default(),
             now: Default::default(),
-            cwnd: Default::default(),
-            bdp_zero: Default::default(),
-            open_wide: Default::default(),
-            open_psn: Default::default(),
             fmt_bad: Default::default(),
             epsn: Default::default(),
             base: Default::default(),
             sbytes: Default::default(),
-            ooo: Default::default(),
-            ts: Default::default(),
-            probe: Default::default(),
             bitmap: Default::default(),
+            settling: Default::default(),
+            r_una: Default::default(),
+            r_slot: Default::default(),
+            run0: Default::default(),
+            out: Default::default(),
+            rts: Default::default(),
+            hv: Default::default(),
+            hiv: Default::default(),
+            sv: Default::default(),
+            rtxb: Default::default(),
             una: Default::default(),
             de: Default::default(),
             epsn_lt: Default::default(),
@@ -816,213 +557,27 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderHead
             hs_back: Default::default(),
             h1v: Default::default(),
             h1b: Default::default(),
-            s_una1: Default::default(),
-            zeros: Default::default(),
-            run: Default::default(),
-            out2: Default::default(),
-            moved: Default::default(),
-            h2v: Default::default(),
             bd: Default::default(),
             bytes_gt: Default::default(),
             acked_bytes: Default::default(),
-            hiv2: Default::default(),
-            rtxb2: Default::default(),
-            rtt: Default::default(),
-            enter_p: Default::default(),
-            thr: Default::default(),
-            enter_o: Default::default(),
-            a_out: Default::default(),
-            a_acked: Default::default(),
-            a_brecv: Default::default(),
-            a_flight: Default::default(),
-            a_pts: Default::default(),
-            a_rts: Default::default(),
-            a_asp: Default::default(),
-            a_hv: Default::default(),
-            a_hb: Default::default(),
-            a_hiv: Default::default(),
-            a_hib: Default::default(),
-            a_rtxb: Default::default(),
-            loss_v: Default::default(),
-            loss_k: Default::default(),
-            age: Default::default(),
-            t1: Default::default(),
-            rtx_off: Default::default(),
-            hi_off: Default::default(),
-            n_range: Default::default(),
-            una_b: Default::default(),
-            slot_rtx: Default::default(),
-            range_end: Default::default(),
-            range: Default::default(),
-            holes: Default::default(),
-            n_lost: Default::default(),
-            short_off: Default::default(),
-            short_in: Default::default(),
-            short_slot: Default::default(),
-            short_lost: Default::default(),
-            lost_bytes: Default::default(),
-            raw: Default::default(),
-            win_open: Default::default(),
-            lost_any: Default::default(),
-            probe_due: Default::default(),
-            p_slot: Default::default(),
-            p_off: Default::default(),
-            p_len: Default::default(),
-            do_probe: Default::default(),
-            do_retx: Default::default(),
-            tx_psn: Default::default(),
-            tx_len: Default::default(),
-            tx_kind: Default::default(),
-            c_nxt: Default::default(),
-            c_out: Default::default(),
-            c_acked: Default::default(),
-            c_bsent: Default::default(),
-            c_flight: Default::default(),
-            c_pts: Default::default(),
-            c_rts: Default::default(),
-            c_asp: Default::default(),
-            c_hb: Default::default(),
-            c_hib: Default::default(),
-            c_rtxb: Default::default(),
-            c_sv: Default::default(),
-            c_shb: Default::default(),
-            c_slen: Default::default(),
-            c_lost_bytes: Default::default(),
-            c_view: Default::default(),
-            can_new: Default::default(),
-            opened: Default::default(),
-            next: Default::default(),
-            flags: Default::default(),
+            settled: Default::default(),
         }
-    }
-}
-
-impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderRtl<W, SB, D, E> {
-    /// `conns` connections, each starting (and restarting after a reset) at `initial_psn` with
-    /// `initial_bytes` sent and received (an open starts at 0); `no_forward`: the shell's
-    /// forwarding distance to switch off (the co-sim's broken variants only).
-    pub fn new(
-        conns: u32,
-        k: &SenderConsts,
-        initial_psn: u32,
-        initial_bytes: u32,
-        no_forward: Option<u32>,
-    ) -> Self {
-        assert!(W.is_power_of_two() && SB.is_power_of_two() && SB <= W && SB <= 256);
-        assert!((16..=4096).contains(&W));
-        assert_eq!(D, record_bits(W));
-        assert_eq!(E, event_bits(SB));
-        let c32 = |v: u64| Constant::new(bits::<32>(v));
-        NicSenderRtl {
-            clock: Default::default(),
-            s_reset: Default::default(),
-            s_valid: Default::default(),
-            s_ready: Default::default(),
-            s_conn: Default::default(),
-            s_kind: Default::default(),
-            s_now: Default::default(),
-            s_cwnd: Default::default(),
-            s_bdp_zero: Default::default(),
-            s_open_psn: Default::default(),
-            s_sack_epsn: Default::default(),
-            s_sack_base: Default::default(),
-            s_sack_bitmap: Default::default(),
-            s_sack_bytes: Default::default(),
-            s_sack_ooo: Default::default(),
-            s_sack_ts: Default::default(),
-            s_sack_probe: Default::default(),
-            s_doorbell_bytes: Default::default(),
-            m_valid: Default::default(),
-            m_bad: Default::default(),
-            m_conn: Default::default(),
-            m_opened: Default::default(),
-            m_open_refused: Default::default(),
-            m_sack_accepted: Default::default(),
-            m_sack_malformed: Default::default(),
-            m_acked_bytes: Default::default(),
-            m_doorbell_ok: Default::default(),
-            m_doorbell_refused: Default::default(),
-            m_tx_valid: Default::default(),
-            m_tx_psn: Default::default(),
-            m_tx_len: Default::default(),
-            m_tx_kind: Default::default(),
-            m_tx_ack_req: Default::default(),
-            m_loss_valid: Default::default(),
-            m_loss_kind: Default::default(),
-            m_work: Default::default(),
-            status_ready: Default::default(),
-            cfg_psn_mask: c32(0xFF_FFFF),
-            cfg_seg_low: c32(SB as u64 - 1),
-            cfg_settle_seen: Constant::new(bits(0xF)),
-            pipe: ContextPipeHold::new(
-                conns,
-                initial_record::<D>(initial_psn, initial_bytes),
-                no_forward,
-            ),
-            head: SenderHead::new(k),
-            head_loop: SenderHead::new(k),
-            tail: SenderTail::new(k),
-            ev_in: Default::default(),
-            out_valid: Default::default(),
-            out_bad: Default::default(),
-            out_conn: Default::default(),
-            out_opened: Default::default(),
-            out_open_refused: Default::default(),
-            out_sack_accepted: Default::default(),
-            out_sack_malformed: Default::default(),
-            out_acked_bytes: Default::default(),
-            out_doorbell_ok: Default::default(),
-            out_doorbell_refused: Default::default(),
-            out_tx_valid: Default::default(),
-            out_tx_psn: Default::default(),
-            out_tx_len: Default::default(),
-            out_tx_kind: Default::default(),
-            out_tx_ack_req: Default::default(),
-            out_loss_valid: Default::default(),
-            out_loss_kind: Default::default(),
-            out_work: Default::default(),
-            win_line: Default::default(),
-            bdp_line: Default::default(),
-            repos: Default::default(),
-            repos_in: Default::default(),
-            settled_rec_h2: Default::default(),
-            settled_rec_h3: Default::default(),
-            settled_rec_s3: Default::default(),
-            settled_flags_h2: Default::default(),
-            settled_flags_h3: Default::default(),
-            settled_flags_s3: Default::default(),
-            unsettled: Default::default(),
-            sel_rec: Default::default(),
-            sel_flags: Default::default(),
-        }
-    }
-
-    /// The design with the reposition of the event `d` ahead (1..=4) not seen: the co-sim's
-    /// broken variants only.
-    pub fn with_settle_blind(mut self, d: Option<u32>) -> Self {
-        assert!(d.is_none_or(|d| (1..=SETTLE_AHEAD).contains(&d)));
-        let seen = 0xF & !d.map_or(0, |d| 1u64 << (d - 1));
-        self.cfg_settle_seen = Constant::new(bits(seen));
-        self
     }
 }
 
 impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
-    for SenderHead<W, SB, D, E>
+    for SenderSack<W, SB, D, E>
 {
     #[hdl_gen]
     fn update(&mut self) {
         // ---- The record and the event unpacked.
         self.rec.next = self.s_record.val();
         self.ev.next = self.s_event.val();
+        self.unsettled.next = self.s_unsettled.val();
         self.nxt.next = bit_cast::<32, 24>(self.rec.val().get_bits::<24>(0));
         self.bsent.next = self.rec.val().get_bits::<32>(24);
         self.brecv.next = self.rec.val().get_bits::<32>(56);
-        self.flight.next = self.rec.val().get_bits::<32>(88);
-        self.pts.next = self.rec.val().get_bits::<32>(120);
         self.r_rts.next = self.rec.val().get_bits::<32>(152);
-        self.backlog.next = self.rec.val().get_bits::<32>(184);
-        self.asp.next = self.rec.val().get_bit(216);
         self.r_hv.next = self.rec.val().get_bit(217);
         self.r_hiv.next = self.rec.val().get_bit(218);
         self.r_sv.next = self.rec.val().get_bit(219);
@@ -1037,28 +592,15 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             bit_cast::<16, D>(self.rec.val() >> self.cfg_off_hi.val()) & self.cfg_slot_mask.val();
         self.shb.next = bit_cast::<16, D>(self.rec.val() >> self.cfg_off_short.val())
             & self.cfg_slot_mask.val();
-        self.slen.next = bit_cast::<16, D>(self.rec.val() >> self.cfg_off_slen.val());
-        self.lview.next = bit_cast::<32, D>(self.rec.val() >> self.cfg_off_view.val());
-        self.unsettled.next = self.s_unsettled.val();
-
         self.kind.next = self.ev.val().get_bits::<3>(0);
         self.is_open.next = self.kind.val() == 1_usize.to_bits::<3>();
         self.is_sack.next = self.kind.val() == 2_usize.to_bits::<3>();
-        self.is_tx.next = self.kind.val() == 3_usize.to_bits::<3>();
         self.now.next = self.ev.val().get_bits::<32>(3);
-        self.cwnd.next = self.s_cwnd.val();
-        self.bdp_zero.next = self.s_bdp_zero.val();
-        self.open_wide.next = self.ev.val().get_bit(35);
-        self.open_psn.next = bit_cast::<32, 24>(self.ev.val().get_bits::<24>(36));
         self.fmt_bad.next = self.ev.val().get_bit(60);
         self.epsn.next = bit_cast::<32, 24>(self.ev.val().get_bits::<24>(61));
         self.base.next = bit_cast::<32, 24>(self.ev.val().get_bits::<24>(85));
         self.sbytes.next = self.ev.val().get_bits::<32>(109);
-        self.ooo.next = self.ev.val().get_bits::<32>(141);
-        self.ts.next = self.ev.val().get_bits::<32>(173);
-        self.probe.next = self.ev.val().get_bit(205);
         self.bitmap.next = self.ev.val().get_bits::<SB>(238);
-
         // ---- The settling run (DECISION "settled searches"): a settled event other than an
         // open first runs snd_una over the acknowledged PSNs at its head (what unsettled SACKs
         // left), drops highest_acked and ends recovery if snd_una passed them, and forgets the
@@ -1147,17 +689,348 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         if self.seg_top.any.val() & (!self.hv.val() | (self.hs_back.val() < self.hb.val())) {
             self.h1b.next = self.hs_back.val();
         }
+        // The byte count moves forward only.
+        self.bd.next = self.sbytes.val() - self.brecv.val();
+        self.bytes_gt.next = self.bd.val().any() & !self.bd.val().get_bit(31);
+        self.acked_bytes.next = 0.into();
+        if self.bytes_gt.val() {
+            self.acked_bytes.next = self.bd.val();
+        }
+
+        // ---- The record after the settling run, and the SACK's results.
+        self.settled.next = (self.rec.val() & self.cfg_keep.val())
+            | (bit_cast::<D, 32>(self.rts.val()) << 152)
+            | (bit_cast::<D, 16>(self.out.val() & self.cfg_mask_lo.val())
+                << self.cfg_off_out.val())
+            | (bit_cast::<D, 16>(self.rtxb.val() & self.cfg_mask_lo.val())
+                << self.cfg_off_rtx.val());
+        self.settled.next = self.settled.val().replace_bit(217, self.hv.val());
+        self.settled.next = self.settled.val().replace_bit(218, self.hiv.val());
+        self.settled.next = self.settled.val().replace_bit(219, self.sv.val());
+        self.m_record.next = self.settled.val();
+        self.m_acc.next = self.acc.val();
+        self.m_sack_malformed.next = self.is_sack.val() & self.malformed.val();
+        self.m_ahead.next = self.ahead.val();
+        self.m_una1.next = self.una1.val();
+        self.m_out1.next = self.out1.val();
+        self.m_acked1.next = self.acked1.val();
+        self.m_h1v.next = self.h1v.val();
+        self.m_h1b.next = self.h1b.val();
+        self.m_acked_bytes.next = self.acked_bytes.val();
+        self.m_moved0.next = self.run0.val().any();
+    }
+}
+
+/// The head's second stage (combinational): the run of acknowledged PSNs after a SACK, the
+/// end of recovery, the loss detectors, the SACK's state, the timeout, and the lost range's
+/// holes. `W`, `D`, `E` as [`NicSenderRtl`]'s.
+#[derive(LogicBlock)]
+pub struct SenderLoss<const W: usize, const D: usize, const E: usize> {
+    /// The record after the settling run (`SenderSack::m_record`).
+    pub s_record: Signal<In, Bits<D>>,
+    /// The event, packed (`event_bits`).
+    pub s_event: Signal<In, Bits<E>>,
+    /// The window the event reads, bytes.
+    pub s_cwnd: Signal<In, Bits<32>>,
+    /// The cwnd unit's achievedBDP is zero.
+    pub s_bdp_zero: Signal<In, Bit>,
+    /// The event is unsettled: no run past the EPSN.
+    pub s_unsettled: Signal<In, Bit>,
+    /// `SenderSack`'s results.
+    pub s_acc: Signal<In, Bit>,
+    pub s_sack_malformed: Signal<In, Bit>,
+    pub s_ahead: Signal<In, Bit>,
+    pub s_una1: Signal<In, Bits<32>>,
+    pub s_out1: Signal<In, Bits<16>>,
+    pub s_acked1: Signal<In, Bits<W>>,
+    pub s_h1v: Signal<In, Bit>,
+    pub s_h1b: Signal<In, Bits<16>>,
+    pub s_acked_bytes: Signal<In, Bits<32>>,
+    pub s_moved0: Signal<In, Bit>,
+    /// The record after the SACK and the timeout (state B).
+    pub m_record: Signal<Out, Bits<D>>,
+    /// The lost PSNs' slots: the unacknowledged ones of `[rtx, recovery_hi]`.
+    pub m_holes: Signal<Out, Bits<W>>,
+    /// `rtx`'s slot, its offset from `snd_una`, `recovery_hi`'s, the range's length.
+    pub m_slot_rtx: Signal<Out, Bits<16>>,
+    pub m_rtx_off: Signal<Out, Bits<16>>,
+    pub m_hi_off: Signal<Out, Bits<16>>,
+    pub m_n_range: Signal<Out, Bits<16>>,
+    /// The results so far ([`HEAD_FLAGS`]: the SACK's verdicts and bytes, a loss).
+    pub m_flags: Signal<Out, Bits<HEAD_FLAGS>>,
+
+    cfg_psn_mask: Constant<Bits<32>>,
+    cfg_w: Constant<Bits<16>>,
+    /// `W - 1`: a PSN's slot, and the width of the offsets back from `snd_nxt`.
+    cfg_slot_mask: Constant<Bits<16>>,
+    /// `2W - 1`: the outstanding count and `rtx`'s offset (0..=W).
+    cfg_mask_lo: Constant<Bits<16>>,
+    cfg_off_out: Constant<Bits<16>>,
+    cfg_off_rtx: Constant<Bits<16>>,
+    cfg_off_h: Constant<Bits<16>>,
+    cfg_off_hi: Constant<Bits<16>>,
+    /// The record's bits the SACK and the timeout never write.
+    cfg_keep: Constant<Bits<D>>,
+    cfg_mtu_log2: Constant<Bits<16>>,
+    cfg_two_rtt: Constant<Bits<32>>,
+    cfg_rto: Constant<Bits<32>>,
+    cfg_ooo_min: Constant<Bits<32>>,
+    cfg_ones_w: Constant<Bits<W>>,
+
+    run_hi: LowestSet<W>,
+    run_all: LowestSet<W>,
+
+    rec: Signal<Local, Bits<D>>,
+    ev: Signal<Local, Bits<E>>,
+    unsettled: Signal<Local, Bit>,
+    nxt: Signal<Local, Bits<32>>,
+    brecv: Signal<Local, Bits<32>>,
+    flight: Signal<Local, Bits<32>>,
+    pts: Signal<Local, Bits<32>>,
+    rts: Signal<Local, Bits<32>>,
+    asp: Signal<Local, Bit>,
+    hv: Signal<Local, Bit>,
+    hiv: Signal<Local, Bit>,
+    acked: Signal<Local, Bits<W>>,
+    out: Signal<Local, Bits<16>>,
+    rtxb: Signal<Local, Bits<16>>,
+    hb: Signal<Local, Bits<16>>,
+    hib: Signal<Local, Bits<16>>,
+    kind: Signal<Local, Bits<3>>,
+    is_open: Signal<Local, Bit>,
+    now: Signal<Local, Bits<32>>,
+    ooo: Signal<Local, Bits<32>>,
+    ts: Signal<Local, Bits<32>>,
+    probe: Signal<Local, Bit>,
+    cwnd: Signal<Local, Bits<32>>,
+    bdp_zero: Signal<Local, Bit>,
+    acc: Signal<Local, Bit>,
+    ahead: Signal<Local, Bit>,
+    una1: Signal<Local, Bits<32>>,
+    out1: Signal<Local, Bits<16>>,
+    acked1: Signal<Local, Bits<W>>,
+    h1v: Signal<Local, Bit>,
+    h1b: Signal<Local, Bits<16>>,
+    acked_bytes: Signal<Local, Bits<32>>,
+    slot_una1: Signal<Local, Bits<16>>,
+    zeros: Signal<Local, Bits<W>>,
+    run: Signal<Local, Bits<16>>,
+    out2: Signal<Local, Bits<16>>,
+    moved: Signal<Local, Bit>,
+    h2v: Signal<Local, Bit>,
+    hiv2: Signal<Local, Bit>,
+    rtxb2: Signal<Local, Bits<16>>,
+    rtt: Signal<Local, Bits<32>>,
+    enter_p: Signal<Local, Bit>,
+    thr: Signal<Local, Bits<32>>,
+    enter_o: Signal<Local, Bit>,
+    a_out: Signal<Local, Bits<16>>,
+    a_acked: Signal<Local, Bits<W>>,
+    a_brecv: Signal<Local, Bits<32>>,
+    a_flight: Signal<Local, Bits<32>>,
+    a_pts: Signal<Local, Bits<32>>,
+    a_rts: Signal<Local, Bits<32>>,
+    a_asp: Signal<Local, Bit>,
+    a_hv: Signal<Local, Bit>,
+    a_hb: Signal<Local, Bits<16>>,
+    a_hiv: Signal<Local, Bit>,
+    a_hib: Signal<Local, Bits<16>>,
+    a_rtxb: Signal<Local, Bits<16>>,
+    loss_v: Signal<Local, Bit>,
+    loss_k: Signal<Local, Bits<2>>,
+    age: Signal<Local, Bits<32>>,
+    t1: Signal<Local, Bit>,
+    rtx_off: Signal<Local, Bits<16>>,
+    hi_off: Signal<Local, Bits<16>>,
+    n_range: Signal<Local, Bits<16>>,
+    una_b: Signal<Local, Bits<32>>,
+    slot_rtx: Signal<Local, Bits<16>>,
+    range_end: Signal<Local, Bits<16>>,
+    range: Signal<Local, Bits<W>>,
+    holes: Signal<Local, Bits<W>>,
+    state_b: Signal<Local, Bits<D>>,
+    flags: Signal<Local, Bits<HEAD_FLAGS>>,
+}
+
+impl<const W: usize, const D: usize, const E: usize> SenderLoss<W, D, E> {
+    /// The block with the config's constants.
+    pub fn new(k: &SenderConsts) -> Self {
+        let l = W.trailing_zeros() as usize;
+        let off_out = FIXED_BITS + W;
+        let c16 = |v: u64| Constant::new(bits::<16>(v));
+        let c32 = |v: u64| Constant::new(bits::<32>(v));
+        let mut keep = !Bits::<D>::default();
+        for i in (56..184)
+            .chain(216..219)
+            .chain(220..off_out + 2 * (l + 1) + 2 * l)
+        {
+            keep = keep.replace_bit(i, false);
+        }
+        SenderLoss {
+            s_record: Default::default(),
+            s_event: Default::default(),
+            s_cwnd: Default::default(),
+            s_bdp_zero: Default::default(),
+            s_unsettled: Default::default(),
+            s_acc: Default::default(),
+            s_sack_malformed: Default::default(),
+            s_ahead: Default::default(),
+            s_una1: Default::default(),
+            s_out1: Default::default(),
+            s_acked1: Default::default(),
+            s_h1v: Default::default(),
+            s_h1b: Default::default(),
+            s_acked_bytes: Default::default(),
+            s_moved0: Default::default(),
+            m_record: Default::default(),
+            m_holes: Default::default(),
+            m_slot_rtx: Default::default(),
+            m_rtx_off: Default::default(),
+            m_hi_off: Default::default(),
+            m_n_range: Default::default(),
+            m_flags: Default::default(),
+            cfg_psn_mask: c32(0xFF_FFFF),
+            cfg_w: c16(W as u64),
+            cfg_slot_mask: c16(W as u64 - 1),
+            cfg_mask_lo: c16(2 * W as u64 - 1),
+            cfg_off_out: c16(off_out as u64),
+            cfg_off_rtx: c16((off_out + l + 1) as u64),
+            cfg_off_h: c16((off_out + 2 * (l + 1)) as u64),
+            cfg_off_hi: c16((off_out + 2 * (l + 1) + l) as u64),
+            cfg_keep: Constant::new(keep),
+            cfg_mtu_log2: c16(u64::from(k.mtu_log2)),
+            cfg_two_rtt: c32(u64::from(k.net_base_rtt_ns.wrapping_mul(2))),
+            cfg_rto: c32(u64::from(k.rto_ns)),
+            cfg_ooo_min: c32(u64::from(k.ooo_min_threshold)),
+            cfg_ones_w: Constant::new(!Bits::<W>::default()),
+            run_hi: Default::default(),
+            run_all: Default::default(),
+            rec: Default::default(),
+            ev: Default::default(),
+            unsettled: Default::default(),
+            nxt: Default::default(),
+            brecv: Default::default(),
+            flight: Default::default(),
+            pts: Default::default(),
+            rts: Default::default(),
+            asp: Default::default(),
+            hv: Default::default(),
+            hiv: Default::default(),
+            acked: Default::default(),
+            out: Default::default(),
+            rtxb: Default::default(),
+            hb: Default::default(),
+            hib: Default::default(),
+            kind: Default::default(),
+            is_open: Default::default(),
+            now: Default::default(),
+            ooo: Default::default(),
+            ts: Default::default(),
+            probe: Default::default(),
+            cwnd: Default::default(),
+            bdp_zero: Default::default(),
+            acc: Default::default(),
+            ahead: Default::default(),
+            una1: Default::default(),
+            out1: Default::default(),
+            acked1: Default::default(),
+            h1v: Default::default(),
+            h1b: Default::default(),
+            acked_bytes: Default::default(),
+            slot_una1: Default::default(),
+            zeros: Default::default(),
+            run: Default::default(),
+            out2: Default::default(),
+            moved: Default::default(),
+            h2v: Default::default(),
+            hiv2: Default::default(),
+            rtxb2: Default::default(),
+            rtt: Default::default(),
+            enter_p: Default::default(),
+            thr: Default::default(),
+            enter_o: Default::default(),
+            a_out: Default::default(),
+            a_acked: Default::default(),
+            a_brecv: Default::default(),
+            a_flight: Default::default(),
+            a_pts: Default::default(),
+            a_rts: Default::default(),
+            a_asp: Default::default(),
+            a_hv: Default::default(),
+            a_hb: Default::default(),
+            a_hiv: Default::default(),
+            a_hib: Default::default(),
+            a_rtxb: Default::default(),
+            loss_v: Default::default(),
+            loss_k: Default::default(),
+            age: Default::default(),
+            t1: Default::default(),
+            rtx_off: Default::default(),
+            hi_off: Default::default(),
+            n_range: Default::default(),
+            una_b: Default::default(),
+            slot_rtx: Default::default(),
+            range_end: Default::default(),
+            range: Default::default(),
+            holes: Default::default(),
+            state_b: Default::default(),
+            flags: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, E> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---- The record (after the settling run), the event and the SACK's part unpacked.
+        self.rec.next = self.s_record.val();
+        self.ev.next = self.s_event.val();
+        self.unsettled.next = self.s_unsettled.val();
+        self.nxt.next = bit_cast::<32, 24>(self.rec.val().get_bits::<24>(0));
+        self.brecv.next = self.rec.val().get_bits::<32>(56);
+        self.flight.next = self.rec.val().get_bits::<32>(88);
+        self.pts.next = self.rec.val().get_bits::<32>(120);
+        self.rts.next = self.rec.val().get_bits::<32>(152);
+        self.asp.next = self.rec.val().get_bit(216);
+        self.hv.next = self.rec.val().get_bit(217);
+        self.hiv.next = self.rec.val().get_bit(218);
+        self.acked.next = self.rec.val().get_bits::<W>(220);
+        self.out.next =
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_out.val()) & self.cfg_mask_lo.val();
+        self.rtxb.next =
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_rtx.val()) & self.cfg_mask_lo.val();
+        self.hb.next =
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_h.val()) & self.cfg_slot_mask.val();
+        self.hib.next =
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_hi.val()) & self.cfg_slot_mask.val();
+        self.kind.next = self.ev.val().get_bits::<3>(0);
+        self.is_open.next = self.kind.val() == 1_usize.to_bits::<3>();
+        self.now.next = self.ev.val().get_bits::<32>(3);
+        self.ooo.next = self.ev.val().get_bits::<32>(141);
+        self.ts.next = self.ev.val().get_bits::<32>(173);
+        self.probe.next = self.ev.val().get_bit(205);
+        self.cwnd.next = self.s_cwnd.val();
+        self.bdp_zero.next = self.s_bdp_zero.val();
+        self.acc.next = self.s_acc.val();
+        self.ahead.next = self.s_ahead.val();
+        self.una1.next = self.s_una1.val();
+        self.out1.next = self.s_out1.val();
+        self.acked1.next = self.s_acked1.val();
+        self.h1v.next = self.s_h1v.val();
+        self.h1b.next = self.s_h1b.val();
+        self.acked_bytes.next = self.s_acked_bytes.val();
+
         // The run of acknowledged PSNs from una1: the first clear slot at or after its slot,
         // cyclically, capped at out1.
-        self.s_una1.next = bit_cast::<16, 32>(self.una1.val()) & self.cfg_slot_mask.val();
+        self.slot_una1.next = bit_cast::<16, 32>(self.una1.val()) & self.cfg_slot_mask.val();
         self.zeros.next = !self.acked1.val();
-        self.run_hi.v.next = self.zeros.val() & (self.cfg_ones_w.val() << self.s_una1.val());
+        self.run_hi.v.next = self.zeros.val() & (self.cfg_ones_w.val() << self.slot_una1.val());
         self.run_all.v.next = self.zeros.val();
         self.run.next = self.cfg_w.val();
         if self.run_hi.any.val() {
-            self.run.next = self.run_hi.idx.val() - self.s_una1.val();
+            self.run.next = self.run_hi.idx.val() - self.slot_una1.val();
         } else if self.run_all.any.val() {
-            self.run.next = self.run_all.idx.val() + self.cfg_w.val() - self.s_una1.val();
+            self.run.next = self.run_all.idx.val() + self.cfg_w.val() - self.slot_una1.val();
         }
         if self.run.val() > self.out1.val() {
             self.run.next = self.out1.val();
@@ -1169,13 +1042,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.out2.next = self.out1.val() - self.run.val();
         self.moved.next = self.ahead.val() | self.run.val().any();
         self.h2v.next = self.h1v.val() & (self.h1b.val() < self.out2.val());
-        // The byte count moves forward only.
-        self.bd.next = self.sbytes.val() - self.brecv.val();
-        self.bytes_gt.next = self.bd.val().any() & !self.bd.val().get_bit(31);
-        self.acked_bytes.next = 0.into();
-        if self.bytes_gt.val() {
-            self.acked_bytes.next = self.bd.val();
-        }
         // Recovery ends once snd_una passes recovery_hi; rtx is never below snd_una.
         self.hiv2.next = self.hiv.val() & (self.hib.val() < self.out2.val());
         self.rtxb2.next = self.rtxb.val();
@@ -1277,6 +1143,302 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             self.range.next = 0.into();
         }
         self.holes.next = !self.a_acked.val() & self.range.val();
+
+        // ---- State B packed; the results so far (HEAD_FLAGS).
+        self.state_b.next = (self.rec.val() & self.cfg_keep.val())
+            | (bit_cast::<D, 32>(self.a_brecv.val()) << 56)
+            | (bit_cast::<D, 32>(self.a_flight.val()) << 88)
+            | (bit_cast::<D, 32>(self.a_pts.val()) << 120)
+            | (bit_cast::<D, 32>(self.a_rts.val()) << 152)
+            | (bit_cast::<D, W>(self.a_acked.val()) << 220)
+            | (bit_cast::<D, 16>(self.a_out.val() & self.cfg_mask_lo.val())
+                << self.cfg_off_out.val())
+            | (bit_cast::<D, 16>(self.a_rtxb.val() & self.cfg_mask_lo.val())
+                << self.cfg_off_rtx.val())
+            | (bit_cast::<D, 16>(self.a_hb.val() & self.cfg_slot_mask.val())
+                << self.cfg_off_h.val())
+            | (bit_cast::<D, 16>(self.a_hib.val() & self.cfg_slot_mask.val())
+                << self.cfg_off_hi.val());
+        self.state_b.next = self.state_b.val().replace_bit(216, self.a_asp.val());
+        self.state_b.next = self.state_b.val().replace_bit(217, self.a_hv.val());
+        self.state_b.next = self.state_b.val().replace_bit(218, self.a_hiv.val());
+        self.m_record.next = self.state_b.val();
+        self.m_holes.next = self.holes.val();
+        self.m_slot_rtx.next = self.slot_rtx.val();
+        self.m_rtx_off.next = self.rtx_off.val();
+        self.m_hi_off.next = self.hi_off.val();
+        self.m_n_range.next = self.n_range.val();
+        self.flags.next = bit_cast::<HEAD_FLAGS, 2>(self.loss_k.val()) << 8;
+        if self.acc.val() {
+            self.flags.next =
+                self.flags.val() | (bit_cast::<HEAD_FLAGS, 32>(self.acked_bytes.val()) << 12);
+        }
+        self.flags.next = self.flags.val().replace_bit(2, self.acc.val());
+        self.flags.next = self.flags.val().replace_bit(3, self.s_sack_malformed.val());
+        self.flags.next = self.flags.val().replace_bit(7, self.loss_v.val());
+        self.flags.next = self
+            .flags
+            .val()
+            .replace_bit(10, self.acc.val() | self.loss_v.val() | self.s_moved0.val());
+        self.m_flags.next = self.flags.val();
+    }
+}
+
+/// The head's third stage (combinational): the lost PSNs counted and their bytes, the window
+/// test, the transmit's choice (a due probe, else the lowest lost PSN, else new data for the
+/// tail), the record and the results packed. `W`, `D`, `E` as [`NicSenderRtl`]'s.
+#[derive(LogicBlock)]
+pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
+    /// The record after the SACK and the timeout (`SenderLoss::m_record`).
+    pub s_record: Signal<In, Bits<D>>,
+    /// The event, packed (`event_bits`).
+    pub s_event: Signal<In, Bits<E>>,
+    /// The window the event reads, bytes.
+    pub s_cwnd: Signal<In, Bits<32>>,
+    /// The event is unsettled: the view's lost bytes, no retransmission.
+    pub s_unsettled: Signal<In, Bit>,
+    /// `SenderLoss`'s lost range.
+    pub s_holes: Signal<In, Bits<W>>,
+    pub s_slot_rtx: Signal<In, Bits<16>>,
+    pub s_rtx_off: Signal<In, Bits<16>>,
+    pub s_hi_off: Signal<In, Bits<16>>,
+    pub s_n_range: Signal<In, Bits<16>>,
+    pub s_flags: Signal<In, Bits<HEAD_FLAGS>>,
+    /// The record after the event but for a new packet and the backlog (an open: the fresh
+    /// record at its PSN); its lost view is the lost bytes the has-work bit reads.
+    pub m_next: Signal<Out, Bits<D>>,
+    /// The results, packed as [`HEAD_FLAGS`] says.
+    pub m_flags: Signal<Out, Bits<HEAD_FLAGS>>,
+
+    cfg_psn_mask: Constant<Bits<32>>,
+    cfg_w: Constant<Bits<16>>,
+    /// `W - 1`: a PSN's slot, and the width of the offsets back from `snd_nxt`.
+    cfg_slot_mask: Constant<Bits<16>>,
+    /// `2W - 1`: the outstanding count and `rtx`'s offset (0..=W).
+    cfg_mask_lo: Constant<Bits<16>>,
+    cfg_off_out: Constant<Bits<16>>,
+    cfg_off_rtx: Constant<Bits<16>>,
+    cfg_off_short: Constant<Bits<16>>,
+    cfg_off_slen: Constant<Bits<16>>,
+    cfg_off_view: Constant<Bits<16>>,
+    /// The record's bits this stage never writes.
+    cfg_keep: Constant<Bits<D>>,
+    cfg_mtu: Constant<Bits<32>>,
+    cfg_mtu_log2: Constant<Bits<16>>,
+    cfg_probe_interval: Constant<Bits<32>>,
+    cfg_ones_w: Constant<Bits<W>>,
+    cfg_one_w: Constant<Bits<W>>,
+
+    lost_hi: LowestSet<W>,
+    lost_all: LowestSet<W>,
+    lost_count: PopCount<W>,
+
+    rec: Signal<Local, Bits<D>>,
+    ev: Signal<Local, Bits<E>>,
+    unsettled: Signal<Local, Bit>,
+    nxt: Signal<Local, Bits<32>>,
+    bsent: Signal<Local, Bits<32>>,
+    a_flight: Signal<Local, Bits<32>>,
+    a_pts: Signal<Local, Bits<32>>,
+    a_asp: Signal<Local, Bit>,
+    sv: Signal<Local, Bit>,
+    a_acked: Signal<Local, Bits<W>>,
+    a_out: Signal<Local, Bits<16>>,
+    a_rtxb: Signal<Local, Bits<16>>,
+    shb: Signal<Local, Bits<16>>,
+    slen: Signal<Local, Bits<16>>,
+    lview: Signal<Local, Bits<32>>,
+    kind: Signal<Local, Bits<3>>,
+    is_open: Signal<Local, Bit>,
+    is_tx: Signal<Local, Bit>,
+    now: Signal<Local, Bits<32>>,
+    open_wide: Signal<Local, Bit>,
+    open_psn: Signal<Local, Bits<32>>,
+    cwnd: Signal<Local, Bits<32>>,
+    holes: Signal<Local, Bits<W>>,
+    slot_rtx: Signal<Local, Bits<16>>,
+    rtx_off: Signal<Local, Bits<16>>,
+    hi_off: Signal<Local, Bits<16>>,
+    n_range: Signal<Local, Bits<16>>,
+    una_b: Signal<Local, Bits<32>>,
+    n_lost: Signal<Local, Bits<16>>,
+    short_off: Signal<Local, Bits<16>>,
+    short_in: Signal<Local, Bit>,
+    short_slot: Signal<Local, Bits<16>>,
+    short_lost: Signal<Local, Bit>,
+    lost_bytes: Signal<Local, Bits<32>>,
+    raw: Signal<Local, Bits<32>>,
+    lost_any: Signal<Local, Bit>,
+    win_open: Signal<Local, Bit>,
+    probe_due: Signal<Local, Bit>,
+    p_slot: Signal<Local, Bits<16>>,
+    p_off: Signal<Local, Bits<16>>,
+    p_len: Signal<Local, Bits<32>>,
+    do_probe: Signal<Local, Bit>,
+    do_retx: Signal<Local, Bit>,
+    can_new: Signal<Local, Bit>,
+    c_bsent: Signal<Local, Bits<32>>,
+    c_pts: Signal<Local, Bits<32>>,
+    c_asp: Signal<Local, Bit>,
+    c_rtxb: Signal<Local, Bits<16>>,
+    c_sv: Signal<Local, Bit>,
+    c_lost_bytes: Signal<Local, Bits<32>>,
+    tx_psn: Signal<Local, Bits<32>>,
+    tx_len: Signal<Local, Bits<32>>,
+    tx_kind: Signal<Local, Bits<2>>,
+    c_view: Signal<Local, Bits<32>>,
+    opened: Signal<Local, Bit>,
+    next: Signal<Local, Bits<D>>,
+    flags: Signal<Local, Bits<HEAD_FLAGS>>,
+}
+
+impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
+    /// The block with the config's constants.
+    pub fn new(k: &SenderConsts) -> Self {
+        let l = W.trailing_zeros() as usize;
+        let off_out = FIXED_BITS + W;
+        let c16 = |v: u64| Constant::new(bits::<16>(v));
+        let c32 = |v: u64| Constant::new(bits::<32>(v));
+        let off_rtx = off_out + l + 1;
+        let off_view = off_out + 2 * (l + 1) + 3 * l + 16;
+        let mut keep = !Bits::<D>::default();
+        let written = (24..56).chain(120..152).chain([216, 219]);
+        for i in written
+            .chain(off_rtx..off_rtx + l + 1)
+            .chain(off_view..off_view + 32)
+        {
+            keep = keep.replace_bit(i, false);
+        }
+        SenderPick {
+            s_record: Default::default(),
+            s_event: Default::default(),
+            s_cwnd: Default::default(),
+            s_unsettled: Default::default(),
+            s_holes: Default::default(),
+            s_slot_rtx: Default::default(),
+            s_rtx_off: Default::default(),
+            s_hi_off: Default::default(),
+            s_n_range: Default::default(),
+            s_flags: Default::default(),
+            m_next: Default::default(),
+            m_flags: Default::default(),
+            cfg_psn_mask: c32(0xFF_FFFF),
+            cfg_w: c16(W as u64),
+            cfg_slot_mask: c16(W as u64 - 1),
+            cfg_mask_lo: c16(2 * W as u64 - 1),
+            cfg_off_out: c16(off_out as u64),
+            cfg_off_rtx: c16((off_out + l + 1) as u64),
+            cfg_off_short: c16((off_out + 2 * (l + 1) + 2 * l) as u64),
+            cfg_off_slen: c16((off_out + 2 * (l + 1) + 3 * l) as u64),
+            cfg_off_view: c16((off_out + 2 * (l + 1) + 3 * l + 16) as u64),
+            cfg_keep: Constant::new(keep),
+            cfg_mtu: c32(u64::from(k.mtu)),
+            cfg_mtu_log2: c16(u64::from(k.mtu_log2)),
+            cfg_probe_interval: c32(u64::from(k.probe_interval_ns)),
+            cfg_ones_w: Constant::new(!Bits::<W>::default()),
+            cfg_one_w: Constant::new(bits::<W>(1)),
+            lost_hi: Default::default(),
+            lost_all: Default::default(),
+            lost_count: Default::default(),
+            rec: Default::default(),
+            ev: Default::default(),
+            unsettled: Default::default(),
+            nxt: Default::default(),
+            bsent: Default::default(),
+            a_flight: Default::default(),
+            a_pts: Default::default(),
+            a_asp: Default::default(),
+            sv: Default::default(),
+            a_acked: Default::default(),
+            a_out: Default::default(),
+            a_rtxb: Default::default(),
+            shb: Default::default(),
+            slen: Default::default(),
+            lview: Default::default(),
+            kind: Default::default(),
+            is_open: Default::default(),
+            is_tx: Default::default(),
+            now: Default::default(),
+            open_wide: Default::default(),
+            open_psn: Default::default(),
+            cwnd: Default::default(),
+            holes: Default::default(),
+            slot_rtx: Default::default(),
+            rtx_off: Default::default(),
+            hi_off: Default::default(),
+            n_range: Default::default(),
+            una_b: Default::default(),
+            n_lost: Default::default(),
+            short_off: Default::default(),
+            short_in: Default::default(),
+            short_slot: Default::default(),
+            short_lost: Default::default(),
+            lost_bytes: Default::default(),
+            raw: Default::default(),
+            lost_any: Default::default(),
+            win_open: Default::default(),
+            probe_due: Default::default(),
+            p_slot: Default::default(),
+            p_off: Default::default(),
+            p_len: Default::default(),
+            do_probe: Default::default(),
+            do_retx: Default::default(),
+            can_new: Default::default(),
+            c_bsent: Default::default(),
+            c_pts: Default::default(),
+            c_asp: Default::default(),
+            c_rtxb: Default::default(),
+            c_sv: Default::default(),
+            c_lost_bytes: Default::default(),
+            tx_psn: Default::default(),
+            tx_len: Default::default(),
+            tx_kind: Default::default(),
+            c_view: Default::default(),
+            opened: Default::default(),
+            next: Default::default(),
+            flags: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, E> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---- State B, the event and the lost range unpacked.
+        self.rec.next = self.s_record.val();
+        self.ev.next = self.s_event.val();
+        self.unsettled.next = self.s_unsettled.val();
+        self.nxt.next = bit_cast::<32, 24>(self.rec.val().get_bits::<24>(0));
+        self.bsent.next = self.rec.val().get_bits::<32>(24);
+        self.a_flight.next = self.rec.val().get_bits::<32>(88);
+        self.a_pts.next = self.rec.val().get_bits::<32>(120);
+        self.a_asp.next = self.rec.val().get_bit(216);
+        self.sv.next = self.rec.val().get_bit(219);
+        self.a_acked.next = self.rec.val().get_bits::<W>(220);
+        self.a_out.next =
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_out.val()) & self.cfg_mask_lo.val();
+        self.a_rtxb.next =
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_rtx.val()) & self.cfg_mask_lo.val();
+        self.shb.next = bit_cast::<16, D>(self.rec.val() >> self.cfg_off_short.val())
+            & self.cfg_slot_mask.val();
+        self.slen.next = bit_cast::<16, D>(self.rec.val() >> self.cfg_off_slen.val());
+        self.lview.next = bit_cast::<32, D>(self.rec.val() >> self.cfg_off_view.val());
+        self.kind.next = self.ev.val().get_bits::<3>(0);
+        self.is_open.next = self.kind.val() == 1_usize.to_bits::<3>();
+        self.is_tx.next = self.kind.val() == 3_usize.to_bits::<3>();
+        self.now.next = self.ev.val().get_bits::<32>(3);
+        self.open_wide.next = self.ev.val().get_bit(35);
+        self.open_psn.next = bit_cast::<32, 24>(self.ev.val().get_bits::<24>(36));
+        self.cwnd.next = self.s_cwnd.val();
+        self.holes.next = self.s_holes.val();
+        self.slot_rtx.next = self.s_slot_rtx.val();
+        self.rtx_off.next = self.s_rtx_off.val();
+        self.hi_off.next = self.s_hi_off.val();
+        self.n_range.next = self.s_n_range.val();
+        self.una_b.next =
+            (self.nxt.val() - bit_cast::<32, 16>(self.a_out.val())) & self.cfg_psn_mask.val();
+
+        // ---- The lost PSNs and their bytes.
         self.lost_count.v.next = self.holes.val();
         self.n_lost.next = self.lost_count.count.val();
         self.short_off.next = self.a_out.val() - self.shb.val() - 1_usize.to_bits::<16>();
@@ -1339,20 +1501,11 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             & (self.a_out.val() < self.cfg_w.val());
 
         // ---- State C (a probe or a retransmission; new data is the tail's).
-        self.c_nxt.next = self.nxt.val();
-        self.c_out.next = self.a_out.val();
-        self.c_acked.next = self.a_acked.val();
         self.c_bsent.next = self.bsent.val();
-        self.c_flight.next = self.a_flight.val();
         self.c_pts.next = self.a_pts.val();
-        self.c_rts.next = self.a_rts.val();
         self.c_asp.next = self.a_asp.val();
-        self.c_hb.next = self.a_hb.val();
-        self.c_hib.next = self.a_hib.val();
         self.c_rtxb.next = self.a_rtxb.val();
         self.c_sv.next = self.sv.val();
-        self.c_shb.next = self.shb.val();
-        self.c_slen.next = self.slen.val();
         self.c_lost_bytes.next = self.lost_bytes.val();
         self.tx_psn.next = 0.into();
         self.tx_len.next = 0.into();
@@ -1373,7 +1526,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             self.tx_kind.next = 1_usize.to_bits::<2>();
         }
         // The short packet is forgotten once snd_una has passed it.
-        if self.c_shb.val() >= self.c_out.val() {
+        if self.shb.val() >= self.a_out.val() {
             self.c_sv.next = false;
         }
         // The lost view: a settled event's lost bytes (0 exactly when no PSN is lost: a short
@@ -1385,70 +1538,337 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
 
         // ---- The record written back (an open: the fresh record at its PSN).
         self.opened.next = self.is_open.val() & !self.open_wide.val();
-        self.next.next = bit_cast::<D, 32>(self.c_nxt.val())
+        self.next.next = (self.rec.val() & self.cfg_keep.val())
             | (bit_cast::<D, 32>(self.c_bsent.val()) << 24)
-            | (bit_cast::<D, 32>(self.a_brecv.val()) << 56)
-            | (bit_cast::<D, 32>(self.c_flight.val()) << 88)
             | (bit_cast::<D, 32>(self.c_pts.val()) << 120)
-            | (bit_cast::<D, 32>(self.c_rts.val()) << 152)
-            | (bit_cast::<D, 32>(self.backlog.val()) << 184)
-            | (bit_cast::<D, W>(self.c_acked.val()) << 220)
-            | (bit_cast::<D, 16>(self.c_out.val() & self.cfg_mask_lo.val())
-                << self.cfg_off_out.val())
             | (bit_cast::<D, 16>(self.c_rtxb.val() & self.cfg_mask_lo.val())
                 << self.cfg_off_rtx.val())
-            | (bit_cast::<D, 16>(self.c_hb.val() & self.cfg_slot_mask.val())
-                << self.cfg_off_h.val())
-            | (bit_cast::<D, 16>(self.c_hib.val() & self.cfg_slot_mask.val())
-                << self.cfg_off_hi.val())
-            | (bit_cast::<D, 16>(self.c_shb.val() & self.cfg_slot_mask.val())
-                << self.cfg_off_short.val())
-            | (bit_cast::<D, 16>(self.c_slen.val()) << self.cfg_off_slen.val())
             | (bit_cast::<D, 32>(self.c_view.val()) << self.cfg_off_view.val());
         self.next.next = self.next.val().replace_bit(216, self.c_asp.val());
-        self.next.next = self.next.val().replace_bit(217, self.a_hv.val());
-        self.next.next = self.next.val().replace_bit(218, self.a_hiv.val());
         self.next.next = self.next.val().replace_bit(219, self.c_sv.val());
         if self.opened.val() {
             self.next.next = bit_cast::<D, 32>(self.open_psn.val());
         }
         self.m_next.next = self.next.val();
 
-        // ---- The results, packed (HEAD_FLAGS).
-        self.flags.next = (bit_cast::<HEAD_FLAGS, 2>(self.tx_kind.val()) << 5)
-            | (bit_cast::<HEAD_FLAGS, 2>(self.loss_k.val()) << 8)
+        // ---- The results, packed (HEAD_FLAGS): the earlier stages' and the transmit's.
+        self.flags.next = self.s_flags.val()
+            | (bit_cast::<HEAD_FLAGS, 2>(self.tx_kind.val()) << 5)
             | (bit_cast::<HEAD_FLAGS, 32>(self.tx_psn.val()) << 44)
             | (bit_cast::<HEAD_FLAGS, 32>(self.tx_len.val()) << 76);
-        if self.acc.val() {
-            self.flags.next =
-                self.flags.val() | (bit_cast::<HEAD_FLAGS, 32>(self.acked_bytes.val()) << 12);
-        }
         self.flags.next = self.flags.val().replace_bit(0, self.opened.val());
         self.flags.next = self
             .flags
             .val()
             .replace_bit(1, self.is_open.val() & self.open_wide.val());
-        self.flags.next = self.flags.val().replace_bit(2, self.acc.val());
-        self.flags.next = self
-            .flags
-            .val()
-            .replace_bit(3, self.is_sack.val() & self.malformed.val());
         self.flags.next = self
             .flags
             .val()
             .replace_bit(4, self.do_probe.val() | self.do_retx.val());
-        self.flags.next = self.flags.val().replace_bit(7, self.loss_v.val());
         self.flags.next = self.flags.val().replace_bit(
             10,
-            self.opened.val()
-                | self.acc.val()
+            self.s_flags.val().get_bit(10)
+                | self.opened.val()
                 | self.do_probe.val()
-                | self.do_retx.val()
-                | self.loss_v.val()
-                | self.run0.val().any(),
+                | self.do_retx.val(),
         );
         self.flags.next = self.flags.val().replace_bit(11, self.can_new.val());
         self.m_flags.next = self.flags.val();
+    }
+}
+
+/// See the module documentation. `W`: `rx_window`; `SB`: `sack_bits`; `D`: [`record_bits`];
+/// `E`: [`event_bits`].
+#[derive(LogicBlock)]
+pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E: usize> {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: the events in S1, S2 and H1..H3 are dropped and every record swept to the
+    /// initial one (`status_ready` low meanwhile).
+    pub s_reset: Signal<In, Bit>,
+
+    /// An event is offered (taken when `s_ready`).
+    pub s_valid: Signal<In, Bit>,
+    /// `status_ready` and not `s_reset`: the offered event is taken.
+    pub s_ready: Signal<Out, Bit>,
+    /// Its connection (`>= connections`: reported bad, touches nothing).
+    pub s_conn: Signal<In, Bits<16>>,
+    /// What it is: [`KIND_TIMER`] (and 5..=7), [`KIND_OPEN`], [`KIND_SACK`],
+    /// [`KIND_TRANSMIT`], [`KIND_DOORBELL`].
+    pub s_kind: Signal<In, Bits<3>>,
+    /// The time, ns.
+    pub s_now: Signal<In, Bits<32>>,
+    /// The window the event reads, bytes (the cwnd unit's view), presented the cycle after the
+    /// event (the composed send side reads it from a RAM addressed by the event's connection).
+    pub s_cwnd: Signal<In, Bits<32>>,
+    /// The cwnd unit's achievedBDP is zero (a probe's SACK may then enter recovery); with
+    /// `s_cwnd`, the cycle after the event.
+    pub s_bdp_zero: Signal<In, Bit>,
+    /// An open's first PSN (wider than 24 bits: refused, nothing changes).
+    pub s_open_psn: Signal<In, Bits<32>>,
+    /// A SACK's expected PSN.
+    pub s_sack_epsn: Signal<In, Bits<32>>,
+    /// Its segment's first PSN (a multiple of `sack_bits`).
+    pub s_sack_base: Signal<In, Bits<32>>,
+    /// Its segment: bit `i` is PSN `base + i` received.
+    pub s_sack_bitmap: Signal<In, Bits<SB>>,
+    /// The receiver's byte count.
+    pub s_sack_bytes: Signal<In, Bits<32>>,
+    /// The receiver's out-of-order count.
+    pub s_sack_ooo: Signal<In, Bits<32>>,
+    /// The time stamp it echoes.
+    pub s_sack_ts: Signal<In, Bits<32>>,
+    /// It answers a probe.
+    pub s_sack_probe: Signal<In, Bit>,
+    /// A doorbell's bytes for the backlog.
+    pub s_doorbell_bytes: Signal<In, Bits<32>>,
+
+    /// An event taken `LATENCY` cycles ago completes.
+    pub m_valid: Signal<Out, Bit>,
+    /// Its connection was out of range (every result below zero).
+    pub m_bad: Signal<Out, Bit>,
+    pub m_conn: Signal<Out, Bits<16>>,
+    /// An open started the connection afresh.
+    pub m_opened: Signal<Out, Bit>,
+    /// An open asked for a PSN wider than 24 bits: nothing changed.
+    pub m_open_refused: Signal<Out, Bit>,
+    /// A SACK was accepted.
+    pub m_sack_accepted: Signal<Out, Bit>,
+    /// A SACK was malformed (it changed nothing; the timeout was still checked).
+    pub m_sack_malformed: Signal<Out, Bit>,
+    /// The bytes an accepted SACK newly acknowledged (the cwnd unit's input).
+    pub m_acked_bytes: Signal<Out, Bits<32>>,
+    /// A doorbell's bytes joined the backlog.
+    pub m_doorbell_ok: Signal<Out, Bit>,
+    /// A doorbell was refused: the backlog would pass 2^32 - 1.
+    pub m_doorbell_refused: Signal<Out, Bit>,
+    /// A transmit opportunity sent a packet.
+    pub m_tx_valid: Signal<Out, Bit>,
+    pub m_tx_psn: Signal<Out, Bits<32>>,
+    /// Its payload bytes (0 for a probe).
+    pub m_tx_len: Signal<Out, Bits<32>>,
+    /// [`TX_NEW`], [`TX_RETRANSMIT`] or [`TX_PROBE`].
+    pub m_tx_kind: Signal<Out, Bits<2>>,
+    /// It empties the backlog: the receiver acknowledges it at once.
+    pub m_tx_ack_req: Signal<Out, Bit>,
+    /// A loss detector fired.
+    pub m_loss_valid: Signal<Out, Bit>,
+    /// [`LOSS_OOO`], [`LOSS_PROBE`] or [`LOSS_TIMEOUT`].
+    pub m_loss_kind: Signal<Out, Bits<2>>,
+    /// The connection can send after the event (its bit at the transmit scheduler).
+    pub m_work: Signal<Out, Bit>,
+
+    /// The sweep is over: events are taken.
+    pub status_ready: Signal<Out, Bit>,
+
+    cfg_psn_mask: Constant<Bits<32>>,
+    cfg_seg_low: Constant<Bits<32>>,
+    /// Bit `d - 1`: the reposition of the event `d` ahead is seen (all on in products; the
+    /// co-sim's broken variants clear one).
+    cfg_settle_seen: Constant<Bits<4>>,
+
+    pipe: ContextPipeHold<D, E>,
+    /// A settled event's head, on the shell's snapshot (`h_record`): H1, H2, H3.
+    sack: SenderSack<W, SB, D, E>,
+    loss: SenderLoss<W, D, E>,
+    pick: SenderPick<W, D, E>,
+    /// An unsettled event's head, on the record every event ahead left: S3 (in the loop).
+    sack_loop: SenderSack<W, SB, D, E>,
+    loss_loop: SenderLoss<W, D, E>,
+    pick_loop: SenderPick<W, D, E>,
+    /// S3: the backlog's part, the has-work bit (in the loop).
+    tail: SenderTail<W, D>,
+
+    // S0: the event packed for the shell.
+    ev_in: Signal<Local, Bits<E>>,
+
+    /// The window, presented the cycle after its event (`s_cwnd`, `s_bdp_zero`), on its way to
+    /// S3: the composed send side reads it from a RAM addressed by the event's connection.
+    /// (5 cycles of it: from the cycle after the event to S3.)
+    win_line: DFF<Bits<160>>,
+    bdp_line: DFF<Bits<5>>,
+
+    /// Bit `d - 1`: the event `d` cycles ahead of the one in S3 repositioned its connection
+    /// (DECISION "settled searches" at a settling distance of `SETTLE_AHEAD + 1`).
+    repos: DFF<Bits<4>>,
+    repos_in: Signal<Local, Bits<4>>,
+
+    /// The settled head's stages: what H1's `SenderSack` made, into H2.
+    st2_rec: DFF<Bits<D>>,
+    st2_ev: DFF<Bits<E>>,
+    st2_acc: DFF<Bit>,
+    st2_sack_malformed: DFF<Bit>,
+    st2_ahead: DFF<Bit>,
+    st2_una1: DFF<Bits<32>>,
+    st2_out1: DFF<Bits<16>>,
+    st2_acked1: DFF<Bits<W>>,
+    st2_h1v: DFF<Bit>,
+    st2_h1b: DFF<Bits<16>>,
+    st2_acked_bytes: DFF<Bits<32>>,
+    st2_moved0: DFF<Bit>,
+    /// What H2's `SenderLoss` made, into H3.
+    st3_rec: DFF<Bits<D>>,
+    st3_ev: DFF<Bits<E>>,
+    st3_holes: DFF<Bits<W>>,
+    st3_slot_rtx: DFF<Bits<16>>,
+    st3_rtx_off: DFF<Bits<16>>,
+    st3_hi_off: DFF<Bits<16>>,
+    st3_n_range: DFF<Bits<16>>,
+    st3_flags: DFF<Bits<HEAD_FLAGS>>,
+    /// What H3's `SenderPick` made, into S3.
+    settled_rec_s3: DFF<Bits<D>>,
+    settled_flags_s3: DFF<Bits<HEAD_FLAGS>>,
+    /// S3: the event is unsettled; the head's record and flags it takes.
+    unsettled: Signal<Local, Bit>,
+    sel_rec: Signal<Local, Bits<D>>,
+    sel_flags: Signal<Local, Bits<HEAD_FLAGS>>,
+
+    out_valid: DFF<Bit>,
+    out_bad: DFF<Bit>,
+    out_conn: DFF<Bits<16>>,
+    out_opened: DFF<Bit>,
+    out_open_refused: DFF<Bit>,
+    out_sack_accepted: DFF<Bit>,
+    out_sack_malformed: DFF<Bit>,
+    out_acked_bytes: DFF<Bits<32>>,
+    out_doorbell_ok: DFF<Bit>,
+    out_doorbell_refused: DFF<Bit>,
+    out_tx_valid: DFF<Bit>,
+    out_tx_psn: DFF<Bits<32>>,
+    out_tx_len: DFF<Bits<32>>,
+    out_tx_kind: DFF<Bits<2>>,
+    out_tx_ack_req: DFF<Bit>,
+    out_loss_valid: DFF<Bit>,
+    out_loss_kind: DFF<Bits<2>>,
+    out_work: DFF<Bit>,
+}
+
+impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderRtl<W, SB, D, E> {
+    /// `conns` connections, each starting (and restarting after a reset) at `initial_psn` with
+    /// `initial_bytes` sent and received (an open starts at 0); `no_forward`: the shell's
+    /// forwarding distance to switch off (the co-sim's broken variants only).
+    pub fn new(
+        conns: u32,
+        k: &SenderConsts,
+        initial_psn: u32,
+        initial_bytes: u32,
+        no_forward: Option<u32>,
+    ) -> Self {
+        assert!(W.is_power_of_two() && SB.is_power_of_two() && SB <= W && SB <= 256);
+        assert!((16..=4096).contains(&W));
+        assert_eq!(D, record_bits(W));
+        assert_eq!(E, event_bits(SB));
+        let c32 = |v: u64| Constant::new(bits::<32>(v));
+        NicSenderRtl {
+            clock: Default::default(),
+            s_reset: Default::default(),
+            s_valid: Default::default(),
+            s_ready: Default::default(),
+            s_conn: Default::default(),
+            s_kind: Default::default(),
+            s_now: Default::default(),
+            s_cwnd: Default::default(),
+            s_bdp_zero: Default::default(),
+            s_open_psn: Default::default(),
+            s_sack_epsn: Default::default(),
+            s_sack_base: Default::default(),
+            s_sack_bitmap: Default::default(),
+            s_sack_bytes: Default::default(),
+            s_sack_ooo: Default::default(),
+            s_sack_ts: Default::default(),
+            s_sack_probe: Default::default(),
+            s_doorbell_bytes: Default::default(),
+            m_valid: Default::default(),
+            m_bad: Default::default(),
+            m_conn: Default::default(),
+            m_opened: Default::default(),
+            m_open_refused: Default::default(),
+            m_sack_accepted: Default::default(),
+            m_sack_malformed: Default::default(),
+            m_acked_bytes: Default::default(),
+            m_doorbell_ok: Default::default(),
+            m_doorbell_refused: Default::default(),
+            m_tx_valid: Default::default(),
+            m_tx_psn: Default::default(),
+            m_tx_len: Default::default(),
+            m_tx_kind: Default::default(),
+            m_tx_ack_req: Default::default(),
+            m_loss_valid: Default::default(),
+            m_loss_kind: Default::default(),
+            m_work: Default::default(),
+            status_ready: Default::default(),
+            cfg_psn_mask: c32(0xFF_FFFF),
+            cfg_seg_low: c32(SB as u64 - 1),
+            cfg_settle_seen: Constant::new(bits(0xF)),
+            pipe: ContextPipeHold::new(
+                conns,
+                initial_record::<D>(initial_psn, initial_bytes),
+                no_forward,
+            ),
+            sack: SenderSack::new(),
+            loss: SenderLoss::new(k),
+            pick: SenderPick::new(k),
+            sack_loop: SenderSack::new(),
+            loss_loop: SenderLoss::new(k),
+            pick_loop: SenderPick::new(k),
+            tail: SenderTail::new(k),
+            ev_in: Default::default(),
+            out_valid: Default::default(),
+            out_bad: Default::default(),
+            out_conn: Default::default(),
+            out_opened: Default::default(),
+            out_open_refused: Default::default(),
+            out_sack_accepted: Default::default(),
+            out_sack_malformed: Default::default(),
+            out_acked_bytes: Default::default(),
+            out_doorbell_ok: Default::default(),
+            out_doorbell_refused: Default::default(),
+            out_tx_valid: Default::default(),
+            out_tx_psn: Default::default(),
+            out_tx_len: Default::default(),
+            out_tx_kind: Default::default(),
+            out_tx_ack_req: Default::default(),
+            out_loss_valid: Default::default(),
+            out_loss_kind: Default::default(),
+            out_work: Default::default(),
+            win_line: Default::default(),
+            bdp_line: Default::default(),
+            repos: Default::default(),
+            repos_in: Default::default(),
+            st2_rec: Default::default(),
+            st2_ev: Default::default(),
+            st2_acc: Default::default(),
+            st2_sack_malformed: Default::default(),
+            st2_ahead: Default::default(),
+            st2_una1: Default::default(),
+            st2_out1: Default::default(),
+            st2_acked1: Default::default(),
+            st2_h1v: Default::default(),
+            st2_h1b: Default::default(),
+            st2_acked_bytes: Default::default(),
+            st2_moved0: Default::default(),
+            st3_rec: Default::default(),
+            st3_ev: Default::default(),
+            st3_holes: Default::default(),
+            st3_slot_rtx: Default::default(),
+            st3_rtx_off: Default::default(),
+            st3_hi_off: Default::default(),
+            st3_n_range: Default::default(),
+            st3_flags: Default::default(),
+            settled_rec_s3: Default::default(),
+            settled_flags_s3: Default::default(),
+            unsettled: Default::default(),
+            sel_rec: Default::default(),
+            sel_flags: Default::default(),
+        }
+    }
+
+    /// The design with the reposition of the event `d` ahead (1..=4) not seen: the co-sim's
+    /// broken variants only.
+    pub fn with_settle_blind(mut self, d: Option<u32>) -> Self {
+        assert!(d.is_none_or(|d| (1..=SETTLE_AHEAD).contains(&d)));
+        let seen = 0xF & !d.map_or(0, |d| 1u64 << (d - 1));
+        self.cfg_settle_seen = Constant::new(bits(seen));
+        self
     }
 }
 
@@ -1800,11 +2220,27 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             win_line,
             bdp_line,
             repos,
-            settled_rec_h2,
-            settled_rec_h3,
+            st2_rec,
+            st2_ev,
+            st2_acc,
+            st2_sack_malformed,
+            st2_ahead,
+            st2_una1,
+            st2_out1,
+            st2_acked1,
+            st2_h1v,
+            st2_h1b,
+            st2_acked_bytes,
+            st2_moved0,
+            st3_rec,
+            st3_ev,
+            st3_holes,
+            st3_slot_rtx,
+            st3_rtx_off,
+            st3_hi_off,
+            st3_n_range,
+            st3_flags,
             settled_rec_s3,
-            settled_flags_h2,
-            settled_flags_h3,
             settled_flags_s3
         );
 
@@ -1842,36 +2278,100 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.ev_in.next = self.ev_in.val().replace_bit(205, self.s_sack_probe.val());
         self.pipe.s_event.next = self.ev_in.val();
 
-        // ---- H1: a settled event's head on the snapshot (the record as the events 4 or more
-        // ahead left it: the same as S3's but for the backlog and the lost view, which it does
-        // not read, when none of the 4 ahead repositioned), its results carried to S3.
-        self.head.s_record.next = self.pipe.h_record.val();
-        self.head.s_event.next = self.pipe.h_event.val();
-        self.head.s_cwnd.next = self.win_line.q.val().get_bits::<32>(32);
-        self.head.s_bdp_zero.next = self.bdp_line.q.val().get_bit(1);
-        self.head.s_unsettled.next = false;
-        self.settled_rec_h2.d.next = self.head.m_next.val();
-        self.settled_flags_h2.d.next = self.head.m_flags.val();
-        self.settled_rec_h3.d.next = self.settled_rec_h2.q.val();
-        self.settled_flags_h3.d.next = self.settled_flags_h2.q.val();
-        self.settled_rec_s3.d.next = self.settled_rec_h3.q.val();
-        self.settled_flags_s3.d.next = self.settled_flags_h3.q.val();
+        // ---- H1..H3: a settled event's head on the snapshot (the record as the events 4 or
+        // more ahead left it: the same as S3's but for the backlog and the lost view, which the
+        // head does not read, when none of the 4 ahead repositioned), one stage a cycle, its
+        // results into S3. The window is at H1, H2, H3 in the window's line.
+        self.sack.s_record.next = self.pipe.h_record.val();
+        self.sack.s_event.next = self.pipe.h_event.val();
+        self.sack.s_unsettled.next = false;
+        self.st2_rec.d.next = self.sack.m_record.val();
+        self.st2_ev.d.next = self.pipe.h_event.val();
+        self.st2_acc.d.next = self.sack.m_acc.val();
+        self.st2_sack_malformed.d.next = self.sack.m_sack_malformed.val();
+        self.st2_ahead.d.next = self.sack.m_ahead.val();
+        self.st2_una1.d.next = self.sack.m_una1.val();
+        self.st2_out1.d.next = self.sack.m_out1.val();
+        self.st2_acked1.d.next = self.sack.m_acked1.val();
+        self.st2_h1v.d.next = self.sack.m_h1v.val();
+        self.st2_h1b.d.next = self.sack.m_h1b.val();
+        self.st2_acked_bytes.d.next = self.sack.m_acked_bytes.val();
+        self.st2_moved0.d.next = self.sack.m_moved0.val();
+        self.loss.s_record.next = self.st2_rec.q.val();
+        self.loss.s_event.next = self.st2_ev.q.val();
+        self.loss.s_cwnd.next = self.win_line.q.val().get_bits::<32>(64);
+        self.loss.s_bdp_zero.next = self.bdp_line.q.val().get_bit(2);
+        self.loss.s_unsettled.next = false;
+        self.loss.s_acc.next = self.st2_acc.q.val();
+        self.loss.s_sack_malformed.next = self.st2_sack_malformed.q.val();
+        self.loss.s_ahead.next = self.st2_ahead.q.val();
+        self.loss.s_una1.next = self.st2_una1.q.val();
+        self.loss.s_out1.next = self.st2_out1.q.val();
+        self.loss.s_acked1.next = self.st2_acked1.q.val();
+        self.loss.s_h1v.next = self.st2_h1v.q.val();
+        self.loss.s_h1b.next = self.st2_h1b.q.val();
+        self.loss.s_acked_bytes.next = self.st2_acked_bytes.q.val();
+        self.loss.s_moved0.next = self.st2_moved0.q.val();
+        self.st3_rec.d.next = self.loss.m_record.val();
+        self.st3_ev.d.next = self.st2_ev.q.val();
+        self.st3_holes.d.next = self.loss.m_holes.val();
+        self.st3_slot_rtx.d.next = self.loss.m_slot_rtx.val();
+        self.st3_rtx_off.d.next = self.loss.m_rtx_off.val();
+        self.st3_hi_off.d.next = self.loss.m_hi_off.val();
+        self.st3_n_range.d.next = self.loss.m_n_range.val();
+        self.st3_flags.d.next = self.loss.m_flags.val();
+        self.pick.s_record.next = self.st3_rec.q.val();
+        self.pick.s_event.next = self.st3_ev.q.val();
+        self.pick.s_cwnd.next = self.win_line.q.val().get_bits::<32>(96);
+        self.pick.s_unsettled.next = false;
+        self.pick.s_holes.next = self.st3_holes.q.val();
+        self.pick.s_slot_rtx.next = self.st3_slot_rtx.q.val();
+        self.pick.s_rtx_off.next = self.st3_rtx_off.q.val();
+        self.pick.s_hi_off.next = self.st3_hi_off.q.val();
+        self.pick.s_n_range.next = self.st3_n_range.q.val();
+        self.pick.s_flags.next = self.st3_flags.q.val();
+        self.settled_rec_s3.d.next = self.pick.m_next.val();
+        self.settled_flags_s3.d.next = self.pick.m_flags.val();
 
         // ---- S3: unsettled, one of the 4 events ahead (each forwarded to this one) had its id
         // and repositioned it (the eq bits and the reposition bits are registers: one AND-OR);
-        // its head runs here, on the record every event ahead left. Then the tail.
+        // its head runs here, the three stages in one cycle, on the record every event ahead
+        // left (no search and no count: they are the settled head's). Then the tail.
         self.unsettled.next =
             (self.pipe.m_eq.val() & self.repos.q.val() & self.cfg_settle_seen.val()).any();
-        self.head_loop.s_record.next = self.pipe.m_record.val();
-        self.head_loop.s_event.next = self.pipe.m_event.val();
-        self.head_loop.s_cwnd.next = self.win_line.q.val().get_bits::<32>(128);
-        self.head_loop.s_bdp_zero.next = self.bdp_line.q.val().get_bit(4);
-        self.head_loop.s_unsettled.next = true;
+        self.sack_loop.s_record.next = self.pipe.m_record.val();
+        self.sack_loop.s_event.next = self.pipe.m_event.val();
+        self.sack_loop.s_unsettled.next = true;
+        self.loss_loop.s_record.next = self.sack_loop.m_record.val();
+        self.loss_loop.s_event.next = self.pipe.m_event.val();
+        self.loss_loop.s_cwnd.next = self.win_line.q.val().get_bits::<32>(128);
+        self.loss_loop.s_bdp_zero.next = self.bdp_line.q.val().get_bit(4);
+        self.loss_loop.s_unsettled.next = true;
+        self.loss_loop.s_acc.next = self.sack_loop.m_acc.val();
+        self.loss_loop.s_sack_malformed.next = self.sack_loop.m_sack_malformed.val();
+        self.loss_loop.s_ahead.next = self.sack_loop.m_ahead.val();
+        self.loss_loop.s_una1.next = self.sack_loop.m_una1.val();
+        self.loss_loop.s_out1.next = self.sack_loop.m_out1.val();
+        self.loss_loop.s_acked1.next = self.sack_loop.m_acked1.val();
+        self.loss_loop.s_h1v.next = self.sack_loop.m_h1v.val();
+        self.loss_loop.s_h1b.next = self.sack_loop.m_h1b.val();
+        self.loss_loop.s_acked_bytes.next = self.sack_loop.m_acked_bytes.val();
+        self.loss_loop.s_moved0.next = self.sack_loop.m_moved0.val();
+        self.pick_loop.s_record.next = self.loss_loop.m_record.val();
+        self.pick_loop.s_event.next = self.pipe.m_event.val();
+        self.pick_loop.s_cwnd.next = self.win_line.q.val().get_bits::<32>(128);
+        self.pick_loop.s_unsettled.next = true;
+        self.pick_loop.s_holes.next = self.loss_loop.m_holes.val();
+        self.pick_loop.s_slot_rtx.next = self.loss_loop.m_slot_rtx.val();
+        self.pick_loop.s_rtx_off.next = self.loss_loop.m_rtx_off.val();
+        self.pick_loop.s_hi_off.next = self.loss_loop.m_hi_off.val();
+        self.pick_loop.s_n_range.next = self.loss_loop.m_n_range.val();
+        self.pick_loop.s_flags.next = self.loss_loop.m_flags.val();
         self.sel_rec.next = self.settled_rec_s3.q.val();
         self.sel_flags.next = self.settled_flags_s3.q.val();
         if self.unsettled.val() {
-            self.sel_rec.next = self.head_loop.m_next.val();
-            self.sel_flags.next = self.head_loop.m_flags.val();
+            self.sel_rec.next = self.pick_loop.m_next.val();
+            self.sel_flags.next = self.pick_loop.m_flags.val();
         }
         self.tail.s_record.next = self.sel_rec.val();
         self.tail.s_backlog.next = self.pipe.m_record.val().get_bits::<32>(184);
