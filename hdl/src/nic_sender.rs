@@ -458,9 +458,11 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     settled: Signal<Local, Bits<D>>,
 }
 
-impl<const W: usize, const SB: usize, const D: usize, const E: usize> SenderSack<W, SB, D, E> {
-    /// The block with the config's constants.
-    pub fn new() -> Self {
+impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
+    for SenderSack<W, SB, D, E>
+{
+    /// The block (no timing constant of the config's in it).
+    fn default() -> Self {
         let l = W.trailing_zeros() as usize;
         let off_out = FIXED_BITS + W;
         let c16 = |v: u64| Constant::new(bits::<16>(v));
@@ -1804,10 +1806,10 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
                 initial_record::<D>(initial_psn, initial_bytes),
                 no_forward,
             ),
-            sack: SenderSack::new(),
+            sack: SenderSack::default(),
             loss: SenderLoss::new(k),
             pick: SenderPick::new(k),
-            sack_loop: SenderSack::new(),
+            sack_loop: SenderSack::default(),
             loss_loop: SenderLoss::new(k),
             pick_loop: SenderPick::new(k),
             tail: SenderTail::new(k),
