@@ -334,10 +334,11 @@ impl<const W: usize> Logic for PopCount<W> {
     }
 }
 
-/// The result word of [`SenderHead`] (`m_flags`): bit 0 opened, 1 open refused, 2 SACK
-/// accepted, 3 SACK malformed, 4 a probe or a retransmission sent, 5..7 its kind, 7 loss
-/// declared, 8..10 its kind, 10 repositioned (new data aside), 11 a transmit may send new
-/// data, 12..44 the acknowledged bytes, 44..76 the packet's PSN, 76..108 its length.
+/// The result word of the head ([`SenderLoss`] and [`SenderPick`], `m_flags`): bit 0 opened,
+/// 1 open refused, 2 SACK accepted, 3 SACK malformed, 4 a probe or a retransmission sent, 5..7
+/// its kind, 7 loss declared, 8..10 its kind, 10 repositioned (new data aside), 11 a transmit
+/// may send new data, 12..44 the acknowledged bytes, 44..76 the packet's PSN, 76..108 its
+/// length.
 pub const HEAD_FLAGS: usize = 108;
 
 /// The head's first stage (combinational): the record and the event unpacked, the settling
