@@ -615,6 +615,27 @@ const DESIGNS: &[Design] = &[
         fault: Some(Fault::ContextPipeNoForward(1)),
         initial_psn: SACK_INITIAL_PSN,
     },
+    Design {
+        name: "nic_default",
+        block: "nic",
+        config: Config::default,
+        fault: None,
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_small",
+        block: "nic",
+        config: nic_sender_small_config,
+        fault: None,
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_no_forward_1",
+        block: "nic",
+        config: nic_sender_small_config,
+        fault: Some(Fault::ContextPipeNoForward(1)),
+        initial_psn: SACK_INITIAL_PSN,
+    },
 ];
 
 const VL_INCLUDE: &str = "/usr/share/verilator/include";
@@ -651,7 +672,7 @@ fn main() {
                 fault: d.fault,
                 initial_psn: d.initial_psn,
                 // Every sender design starts its byte counters near the 2^32 wrap.
-                initial_bytes: if d.block == "nic_sender" || d.block == "nic_tx" {
+                initial_bytes: if ["nic_sender", "nic_tx", "nic"].contains(&d.block) {
                     NIC_SENDER_INITIAL_BYTES
                 } else {
                     0

@@ -17,6 +17,7 @@
 //! | [`nic_rx`] (the multi-connection NIC's receive side: N receivers, opens) | section 3 (receiver) | Section 3.3.1 |
 //! | [`load_table::lazy`], [`load_table::frame`] (the P4 variants: epoch-tagged slots, whole frames) | `load-table.md` section 1, `docs/wire-format.md` | - |
 //! | [`nic_tx`] (the multi-connection NIC's send side: N senders, the scheduler, the timer scan) | sections 1-3 (sender) | Algorithm 1, Section 3.3.2 |
+//! | [`nic`] (the multi-connection NIC: the send and receive sides, one open port) | sections 1-3 | Algorithm 1 |
 //! | [`nic_sender`] (the send side's senders: the SACK sender, backlog and short packet of each connection, one event per clock) | section 3 (sender) | Section 3.3.2 |
 //! | [`tx_sched`] (the send side's transmit scheduler: round-robin by group of 32) | - | - |
 //! | [`nic_cwnd`] (the send side's cwnd units: one per connection, one event per clock) | section 2 | Algorithms 1, 2, 4 |
@@ -29,6 +30,7 @@ pub mod entropy_bitmap;
 pub mod fixed;
 pub mod load_table;
 pub mod loopback;
+pub mod nic;
 pub mod nic_cwnd;
 pub mod nic_entropy;
 pub mod nic_rx;
@@ -43,3 +45,13 @@ pub mod strack_nic;
 pub mod tx_sched;
 
 pub use strack_config::Config;
+
+/// The NIC models' unit tests' config: 4 connections, a 32-PSN window, 8-bit segments.
+#[cfg(test)]
+pub(crate) fn small_nic_config() -> strack_config::Config {
+    let mut c = strack_config::Config::default();
+    c.nic.connections = 4;
+    c.sack.rx_window = 32;
+    c.sack.sack_bits = 8;
+    c
+}

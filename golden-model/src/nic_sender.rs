@@ -369,13 +369,7 @@ mod tests {
     use crate::context_pipe::sweep_cycles;
     use crate::sack_sender::{LossKind, TxKind};
 
-    fn cfg() -> Config {
-        let mut c = Config::default();
-        c.nic.connections = 4;
-        c.sack.rx_window = 32;
-        c.sack.sack_bits = 8;
-        c
-    }
+    use crate::small_nic_config as cfg;
 
     fn ready(c: &Config) -> NicSender {
         let mut m = NicSender::new(c, 100);

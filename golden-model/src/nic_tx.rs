@@ -475,13 +475,7 @@ impl NicTx {
 mod tests {
     use super::*;
 
-    fn cfg() -> Config {
-        let mut c = Config::default();
-        c.nic.connections = 4;
-        c.sack.rx_window = 32;
-        c.sack.sack_bits = 8;
-        c
-    }
+    use crate::small_nic_config as cfg;
 
     fn ready(n: &mut NicTx) {
         while !n.ready() {

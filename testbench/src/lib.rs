@@ -15,6 +15,7 @@ pub mod entropy_bitmap;
 pub mod env;
 pub mod load;
 pub mod load_table;
+pub mod nic;
 pub mod nic_cwnd;
 pub mod nic_entropy;
 pub mod nic_rx;

@@ -224,6 +224,17 @@ impl Block {
         }
     }
 
+    /// The model as the next cycle finds it.
+    pub fn model(&self) -> &NicTx {
+        &self.model
+    }
+
+    /// Forget an open not taken (the composed NIC's co-sim offers the open to this side only
+    /// when the other side can take it too, and holds it itself).
+    pub fn forget_held_open(&mut self) {
+        self.held.open = None;
+    }
+
     fn view_of(&self, k: u16) -> View {
         self.model
             .conn(u32::from(k))

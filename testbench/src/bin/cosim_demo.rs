@@ -5,12 +5,12 @@ use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
 use testbench::configs::{NIC_SENDER_INITIAL_BYTES, SACK_INITIAL_PSN};
 use testbench::designs::{
-    CwndUnitDefault, EntropyBitmapDefault, LoadTableDefault, NicRxDefault, NicTxDefault,
-    SackReceiverDefault, SackSenderDefault, StrackNicDefault,
+    CwndUnitDefault, EntropyBitmapDefault, LoadTableDefault, NicDefault, SackReceiverDefault,
+    SackSenderDefault, StrackNicDefault,
 };
 use testbench::{
-    cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, nic_rx, nic_tx, run, sack_receiver,
-    sack_sender, strack_nic, CosimBlock, Dut,
+    cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, nic, run, sack_receiver, sack_sender,
+    strack_nic, CosimBlock, Dut,
 };
 
 /// Run `stim` through the RTL and the model; print what was compared and the coverage of the
@@ -90,28 +90,18 @@ fn main() -> std::process::ExitCode {
         || sack_receiver::Block::new(&cfg, SACK_INITIAL_PSN),
         &stim,
     ) && ok;
-    let mut stim = nic_rx::generate(&cfg, SACK_INITIAL_PSN, 1, cycles);
+    let mut stim = nic::generate(&cfg, SACK_INITIAL_PSN, 1, cycles);
     stim.truncate(cycles);
     let ok = show(
         &format!(
-            "nic_rx (the multi-connection NIC's receive side: {} connections' receivers in \
-             block RAM, one event per clock for any connection ids)",
+            "nic (the multi-connection NIC: {} connections; send side: senders, cwnd units \
+             and entropy bitmaps in block RAM, the transmit scheduler, the timer scan, four \
+             offer inputs; receive side: the receivers in block RAM; one event per clock on \
+             each side for any connection ids, one open port)",
             cfg.nic.connections
         ),
-        NicRxDefault::new,
-        || nic_rx::Block::new(&cfg, SACK_INITIAL_PSN),
-        &stim,
-    ) && ok;
-    let stim = nic_tx::generate(&cfg, 1, cycles);
-    let ok = show(
-        &format!(
-            "nic_tx (the multi-connection NIC's send side composed: {} connections' senders, \
-             cwnd units and entropy bitmaps in block RAM, the transmit scheduler, the timer \
-             scan; four offer inputs, one event per clock)",
-            cfg.nic.connections
-        ),
-        NicTxDefault::new,
-        || nic_tx::Block::new(&cfg, SACK_INITIAL_PSN, NIC_SENDER_INITIAL_BYTES),
+        NicDefault::new,
+        || nic::Block::new(&cfg, SACK_INITIAL_PSN, NIC_SENDER_INITIAL_BYTES),
         &stim,
     ) && ok;
     let stim = sack_sender::stream(&cfg, sack_sender::demo_mix(1, cycles));
