@@ -369,7 +369,7 @@ fn derived_comments(cfg: &Config) -> String {
     ) + &context_comments(cfg)
 }
 
-/// The multi-connection NIC's context arithmetic (`docs/blocks/strack_nic.md`), as TOML comments.
+/// The multi-connection NIC's context arithmetic (`docs/blocks/nic.md`), as TOML comments.
 fn context_comments(cfg: &Config) -> String {
     use strack_config::context::{ecp5_ebr_blocks, Side, EBR_BUDGET_PERCENT, ECP5_85_EBR};
     let l = cfg.nic_context();
@@ -783,6 +783,7 @@ fn loopback_cmd(a: LoopbackArgs) -> Result<ExitCode, String> {
         step_ns: a.step_ns,
         time_limit_ns: a.time_limit_ns,
     };
+    loopback::check(&cfg, &sc)?;
     let r = loopback::run(&cfg, &sc);
     if a.json {
         println!(
@@ -806,8 +807,8 @@ fn print_report(r: &loopback::Report) {
         "NO"
     };
     println!(
-        "loopback: {} messages, {} bytes in {} packets",
-        r.messages, r.bytes_offered, r.packets
+        "loopback: {} messages on {} connections, {} bytes in {} packets",
+        r.messages, r.connections, r.bytes_offered, r.packets
     );
     println!("  every byte delivered exactly once : {verdict}");
     println!(

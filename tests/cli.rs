@@ -226,6 +226,17 @@ fn loopback_refuses_bad_probabilities_and_reports_unfinished_runs() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stdout).contains("not finished within 1000 ns"));
+    let dir = root().join("target/cli-test-loopback");
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("far.jsonl");
+    std::fs::write(&trace, "{\"at_ns\": 0, \"bytes\": 10, \"conn\": 1024}\n").unwrap();
+    let o = strackgen(&["model", "loopback", "--trace", trace.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("message 1: conn = 1024: must be below [nic] connections = 1024"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 #[test]

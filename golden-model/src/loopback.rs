@@ -1,23 +1,33 @@
-//! Two NICs joined by a model link: A sends messages to B, B's SACKs come back to A.
+//! Two multi-connection NICs ([`crate::nic`]) joined by a model link: A sends messages to B on
+//! the connections they name, B's SACKs come back to A.
 //!
-//! The link delays each packet by `one_way_ns` plus uniform jitter (so packets reorder), adds
+//! Each step (`step_ns`) is one clock cycle of both NICs. First every connection a message
+//! names is opened on both, at PSNs drawn from the link's seed (A's first PSN is B's peer PSN
+//! and the other way round); a message is then a doorbell on A once its time has come. The
+//! link delays each packet by `one_way_ns` plus uniform jitter (so packets reorder), adds
 //! `hot_extra_ns` and a higher ECN probability on "hot" entropies (every `hot_every`-th one, a
-//! congested path the spray should learn to avoid), marks ECN, and drops. A serializes data at
-//! line rate. Each step (`step_ns`) each NIC takes at most one arriving packet of each kind.
+//! congested path the spray should learn to avoid), marks ECN, and drops. A is offered a
+//! transmit opportunity when its link is free: each one taken reserves the link for a whole
+//! packet (`mtu_bytes` and the headers) at line rate. Every offer a NIC does not take this
+//! cycle waits for the next.
 //!
-//! The run checks that every byte arrives exactly once: every PSN is delivered to B as new data
-//! once, and B's `bytes_recvd` equals the bytes offered.
+//! The run checks that every byte arrives exactly once: every PSN A sends as new data is
+//! delivered to B once (and no other), and each connection's `bytes_recvd` at B equals the
+//! bytes offered on it.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BTreeMap, BinaryHeap, HashMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 use strack_config::Config;
 
+use crate::nic::{self, Nic, Open};
+use crate::nic_rx::Kind as RxKind;
+use crate::nic_tx::Kind as TxEvent;
 use crate::rng::SplitMix64;
 use crate::sack_receiver::{DataPkt, Sack, Verdict};
-use crate::sack_sender::{NewPkt, TxKind};
-use crate::strack_nic::{self, StrackNic};
+use crate::sack_sender::{LossKind, SackVerdict, TxKind};
+use crate::seq::PSN_MASK;
 
 /// Bytes of headers a packet occupies on the wire besides its payload.
 pub const WIRE_OVERHEAD: u64 = 64;
@@ -60,6 +70,9 @@ pub struct Message {
     /// When the host posts it, ns from the start.
     pub at_ns: u64,
     pub bytes: u64,
+    /// The connection it is sent on (below `[nic] connections`).
+    #[serde(default)]
+    pub conn: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -73,6 +86,8 @@ pub struct Scenario {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     pub messages: usize,
+    /// Connections the messages use.
+    pub connections: usize,
     pub bytes_offered: u64,
     pub bytes_delivered: u64,
     pub packets: u64,
@@ -92,6 +107,7 @@ pub struct Report {
     pub loss_probe: u64,
     pub loss_timeout: u64,
     pub hot_path_share: f64,
+    /// The smallest window any connection showed after a SACK, and the smallest at the end.
     pub cwnd_min_bytes: u32,
     pub cwnd_final_bytes: u32,
     pub steps: u64,
@@ -130,156 +146,279 @@ impl<T> Wire<T> {
     }
 }
 
+/// The largest doorbell the run rings: a message's bytes go in pieces of at most this.
+const DOORBELL_MAX: u64 = 1 << 30;
+
+/// What one connection has seen.
+#[derive(Default)]
+struct Conn {
+    offered: u64,
+    /// PSNs A sent as new data, and how often B took each as new data.
+    delivered: HashMap<u32, u32>,
+}
+
+/// Why a run cannot start: a message names a connection the NICs do not have.
+pub fn check(cfg: &Config, sc: &Scenario) -> Result<(), String> {
+    let n = cfg.nic.connections;
+    match sc.messages.iter().position(|m| m.conn >= n) {
+        Some(i) => Err(format!(
+            "message {}: conn = {}: must be below [nic] connections = {n}",
+            i + 1,
+            sc.messages[i].conn
+        )),
+        None if sc.step_ns == 0 => Err("step_ns = 0: must be at least 1".into()),
+        None => Ok(()),
+    }
+}
+
+/// Run the scenario. Refused (a problem in the report) when [`check`] refuses it.
 pub fn run(cfg: &Config, sc: &Scenario) -> Report {
-    let mut a = StrackNic::from_config(cfg);
-    let mut b = StrackNic::from_config(cfg);
+    let mut r = Report {
+        messages: sc.messages.len(),
+        ..Report::default()
+    };
+    if let Err(e) = check(cfg, sc) {
+        r.problems.push(e);
+        return r;
+    }
+    let mut a = Nic::new(cfg, 0);
+    let mut b = Nic::new(cfg, 0);
     let mut rng = SplitMix64::new(sc.link.seed);
-    let mtu = cfg.network.mtu_bytes as u64;
+    let mtu = u64::from(cfg.network.mtu_bytes);
     let bytes_per_ns = cfg.link_bytes_per_ns();
+    let slot_ns = ((mtu + WIRE_OVERHEAD) as f64 / bytes_per_ns).ceil() as u64;
     let l = &sc.link;
 
     let mut msgs = sc.messages.clone();
     msgs.sort_by_key(|m| m.at_ns);
-    let total: u64 = msgs.iter().map(|m| m.bytes).sum();
-    let total_pkts: u64 = msgs.iter().map(|m| m.bytes.div_ceil(mtu)).sum();
-    let mut r = Report {
-        messages: msgs.len(),
-        bytes_offered: total,
-        packets: total_pkts,
-        cwnd_min_bytes: a.cwnd.cwnd_bytes(),
-        ..Report::default()
-    };
+    let mut conns: BTreeMap<u32, Conn> = BTreeMap::new();
+    for m in &msgs {
+        conns.entry(m.conn).or_default().offered += m.bytes;
+    }
+    r.connections = conns.len();
+    r.bytes_offered = msgs.iter().map(|m| m.bytes).sum();
+    r.cwnd_min_bytes = u32::MAX;
 
-    let mut data_wire: Wire<DataPkt> = Wire::new();
-    let mut sack_wire: Wire<Sack> = Wire::new();
+    // Both NICs open every connection used, A at `pa`, B at `pb`.
+    let mut opens_a: VecDeque<Open> = VecDeque::new();
+    let mut opens_b: VecDeque<Open> = VecDeque::new();
+    for &conn in conns.keys() {
+        let pa = rng.next_u64() as u32 & PSN_MASK;
+        let pb = rng.next_u64() as u32 & PSN_MASK;
+        opens_a.push_back(Open {
+            conn,
+            psn: pa,
+            peer_psn: pb,
+        });
+        opens_b.push_back(Open {
+            conn,
+            psn: pb,
+            peer_psn: pa,
+        });
+    }
+    let mut doorbells: VecDeque<(u32, u32)> = VecDeque::new();
+    let mut sack_in: VecDeque<(u32, Sack)> = VecDeque::new();
+    let mut data_in: VecDeque<(u32, DataPkt)> = VecDeque::new();
+    let mut data_wire: Wire<(u32, DataPkt)> = Wire::new();
+    let mut sack_wire: Wire<(u32, Sack)> = Wire::new();
     let mut next_msg = 0usize;
-    let mut pending: u64 = 0; // bytes of the current message not yet accepted
-    let mut queue: std::collections::VecDeque<u64> = Default::default();
     let mut busy_until = 0u64;
-    let mut delivered: Vec<u8> = vec![0; total_pkts as usize];
-    let mut hot_sent = 0u64;
-    let mut data_sent = 0u64;
+    let mut first_post = None;
+    let (mut hot_sent, mut data_sent) = (0u64, 0u64);
 
     let mut t = 0u64;
     while t <= sc.time_limit_ns {
-        while next_msg < msgs.len() && msgs[next_msg].at_ns <= t {
-            if msgs[next_msg].bytes > 0 {
-                queue.push_back(msgs[next_msg].bytes);
+        let opened = opens_a.is_empty() && opens_b.is_empty();
+        while opened && next_msg < msgs.len() && msgs[next_msg].at_ns <= t {
+            let m = msgs[next_msg];
+            first_post.get_or_insert(t);
+            let mut left = m.bytes;
+            while left > 0 {
+                let n = left.min(DOORBELL_MAX);
+                doorbells.push_back((m.conn, n as u32));
+                left -= n;
             }
             next_msg += 1;
         }
-        if pending == 0 {
-            pending = queue.pop_front().unwrap_or(0);
+        while let Some(x) = sack_wire.pop_due(t) {
+            sack_in.push_back(x);
+        }
+        while let Some(x) = data_wire.pop_due(t) {
+            data_in.push_back(x);
         }
         let now = t as u32;
-        let new_pkt = (pending > 0).then(|| {
-            let len = pending.min(mtu);
-            NewPkt {
-                len: len as u32,
-                ack_req: len == pending,
-            }
-        });
-        let oa = a.step(&strack_nic::In {
+
+        let ia = nic::In {
             now,
-            rx_sack: sack_wire.pop_due(t),
-            rx_data: None,
-            new_pkt,
-            tx_ready: t >= busy_until,
-        });
-        if oa.new_accepted {
-            pending -= new_pkt.map_or(0, |n| n.len as u64);
+            open: opens_a.front().copied(),
+            txop: t >= busy_until,
+            sack: sack_in.front().cloned(),
+            doorbell: doorbells.front().copied(),
+            ..nic::In::default()
+        };
+        let oa = a.step(&ia);
+        if ia.open.is_some() && oa.open_ready {
+            opens_a.pop_front();
         }
-        r.cwnd_min_bytes = r.cwnd_min_bytes.min(a.cwnd.cwnd_bytes());
-        if let Some(mut p) = oa.tx_data {
-            let wire = p.len as u64 + WIRE_OVERHEAD;
-            busy_until = t + (wire as f64 / bytes_per_ns).ceil() as u64;
-            let hot = l.hot_every != 0 && p.entropy % l.hot_every == 0;
-            if oa.tx_kind != Some(TxKind::Probe) {
-                data_sent += 1;
-                hot_sent += hot as u64;
+        if ia.sack.is_some() && oa.sack_ready {
+            sack_in.pop_front();
+        }
+        if ia.doorbell.is_some() && oa.doorbell_ready {
+            doorbells.pop_front();
+        }
+        if ia.txop && oa.txop_ready {
+            busy_until = busy_until.max(t) + slot_ns;
+        }
+        if let Some(d) = oa.send.filter(|d| !d.bad) {
+            let e = d.effect.expect("an event on a connection in range");
+            match e.loss {
+                Some(LossKind::Ooo) => r.loss_ooo += 1,
+                Some(LossKind::Probe) => r.loss_probe += 1,
+                Some(LossKind::Timeout) => r.loss_timeout += 1,
+                None => {}
             }
-            if rng.chance(l.drop_data) {
-                r.data_dropped += 1;
-            } else {
-                if rng.chance(if hot { l.hot_ecn_prob } else { l.ecn_prob }) {
-                    p.ecn = true;
-                    r.ecn_marked += 1;
+            match e.kind {
+                TxEvent::Sack(SackVerdict::Accepted) => {
+                    r.sacks += 1;
+                    if let Some(c) = a.tx.conn(d.conn) {
+                        r.cwnd_min_bytes = r.cwnd_min_bytes.min(c.cwnd.cwnd_bytes());
+                    }
                 }
-                let delay = l.one_way_ns as u64
-                    + rng.below(l.jitter_ns as u64 + 1)
-                    + if hot { l.hot_extra_ns as u64 } else { 0 };
-                data_wire.push(t + delay, p);
+                TxEvent::Sack(SackVerdict::Malformed) => r.problems.push(format!(
+                    "connection {}: a SACK refused as malformed",
+                    d.conn
+                )),
+                TxEvent::Doorbell(false) => r
+                    .problems
+                    .push(format!("connection {}: a doorbell refused", d.conn)),
+                TxEvent::Transmit(Some((mut p, kind))) => {
+                    let hot = l.hot_every != 0 && p.entropy % l.hot_every == 0;
+                    match kind {
+                        TxKind::New => {
+                            r.new_sent += 1;
+                            if let Some(c) = conns.get_mut(&d.conn) {
+                                c.delivered.insert(p.psn, 0);
+                            }
+                        }
+                        TxKind::Retransmit => r.retransmits += 1,
+                        TxKind::Probe => r.probes += 1,
+                    }
+                    if kind != TxKind::Probe {
+                        data_sent += 1;
+                        hot_sent += hot as u64;
+                    }
+                    if rng.chance(l.drop_data) {
+                        r.data_dropped += 1;
+                    } else {
+                        if rng.chance(if hot { l.hot_ecn_prob } else { l.ecn_prob }) {
+                            p.ecn = true;
+                            r.ecn_marked += 1;
+                        }
+                        let delay = l.one_way_ns as u64
+                            + rng.below(l.jitter_ns as u64 + 1)
+                            + if hot { l.hot_extra_ns as u64 } else { 0 };
+                        data_wire.push(t + delay, (d.conn, p));
+                    }
+                }
+                _ => {}
             }
         }
 
-        let rx = data_wire.pop_due(t);
-        let ob = b.step(&strack_nic::In {
+        let ib = nic::In {
             now,
-            rx_sack: None,
-            rx_data: rx,
-            new_pkt: None,
-            tx_ready: false,
-        });
-        if let (Some(p), Some(v)) = (rx, ob.rx_verdict) {
-            if matches!(v, Verdict::InOrder | Verdict::OutOfOrder) {
-                match delivered.get_mut(p.psn as usize) {
-                    Some(c) => *c = c.saturating_add(1),
-                    None => r
-                        .problems
-                        .push(format!("PSN {} delivered but never offered", p.psn)),
-                }
-            }
+            open: opens_b.front().copied(),
+            pkt: data_in.front().copied(),
+            ..nic::In::default()
+        };
+        let ob = b.step(&ib);
+        if ib.open.is_some() && ob.open_ready {
+            opens_b.pop_front();
         }
-        if let Some(s) = ob.tx_sack {
-            if rng.chance(l.drop_sack) {
-                r.sacks_dropped += 1;
-            } else {
-                let delay = l.one_way_ns as u64 + rng.below(l.jitter_ns as u64 + 1);
-                sack_wire.push(t + delay, s);
+        if ib.pkt.is_some() && ob.pkt_ready {
+            data_in.pop_front();
+        }
+        if let Some(d) = ob.recv.filter(|d| !d.bad) {
+            if let Some(RxKind::Packet(o)) = d.kind {
+                let psn = ib.pkt.map(|(_, p)| p.psn).expect("a packet was taken");
+                match o.verdict {
+                    Verdict::InOrder | Verdict::OutOfOrder => {
+                        match conns
+                            .get_mut(&d.conn)
+                            .and_then(|c| c.delivered.get_mut(&psn))
+                        {
+                            Some(n) => *n += 1,
+                            None => r.problems.push(format!(
+                                "connection {}: PSN {psn} delivered but never sent as new data",
+                                d.conn
+                            )),
+                        }
+                    }
+                    Verdict::Duplicate => r.duplicates_at_receiver += 1,
+                    _ => {}
+                }
+                if let Some(s) = o.sack {
+                    if rng.chance(l.drop_sack) {
+                        r.sacks_dropped += 1;
+                    } else {
+                        let delay = l.one_way_ns as u64 + rng.below(l.jitter_ns as u64 + 1);
+                        sack_wire.push(t + delay, (d.conn, s));
+                    }
+                }
             }
         }
 
         r.steps += 1;
-        let all_posted = next_msg == msgs.len() && queue.is_empty() && pending == 0;
-        if all_posted && a.sender.outstanding() == 0 {
+        let all_posted = next_msg == msgs.len() && doorbells.is_empty();
+        let drained = |k: &u32| {
+            a.tx.conn(*k)
+                .is_some_and(|c| c.sender.backlog == 0 && c.sender.sack.outstanding() == 0)
+        };
+        if all_posted && opened && conns.keys().all(drained) {
             r.finished = true;
             r.completion_ns = t;
             break;
         }
-        t += sc.step_ns as u64;
+        t += u64::from(sc.step_ns);
     }
 
-    let c = &a.sender.counters;
-    r.new_sent = c.new_sent;
-    r.retransmits = c.retransmits;
-    r.probes = c.probes;
-    r.sacks = c.sacks;
-    r.loss_ooo = c.loss_ooo;
-    r.loss_probe = c.loss_probe;
-    r.loss_timeout = c.loss_timeout;
-    r.duplicates_at_receiver = b.receiver.counters.duplicates;
-    r.bytes_delivered = b.receiver.bytes_recvd as u64;
-    r.cwnd_final_bytes = a.cwnd.cwnd_bytes();
+    r.packets = r.new_sent;
+    r.cwnd_final_bytes = conns
+        .keys()
+        .filter_map(|k| a.tx.conn(*k).map(|c| c.cwnd.cwnd_bytes()))
+        .min()
+        .unwrap_or(0);
+    r.cwnd_min_bytes = r.cwnd_min_bytes.min(r.cwnd_final_bytes);
     r.hot_path_share = if data_sent == 0 {
         0.0
     } else {
         hot_sent as f64 / data_sent as f64
     };
-    r.goodput_gbps = if r.completion_ns == 0 {
-        0.0
+    let span = r.completion_ns.saturating_sub(first_post.unwrap_or(0));
+    r.goodput_gbps = if r.finished && span > 0 {
+        r.bytes_offered as f64 * 8.0 / span as f64
     } else {
-        total as f64 * 8.0 / r.completion_ns as f64
+        0.0
     };
-    for (psn, &n) in delivered.iter().enumerate() {
-        if n != 1 && r.problems.len() < 10 {
-            r.problems.push(format!("PSN {psn} delivered {n} times"));
+    for (k, c) in &conns {
+        let got = b.rx.conn(*k).map_or(0, |x| x.bytes_recvd);
+        r.bytes_delivered += u64::from(got);
+        if u64::from(got) != c.offered % (1u64 << 32) {
+            r.problems.push(format!(
+                "connection {k}: the receiver counted {got} bytes, {} offered",
+                c.offered
+            ));
         }
-    }
-    if r.bytes_delivered != total % (1u64 << 32) {
-        r.problems.push(format!(
-            "receiver counted {} bytes, {} offered",
-            r.bytes_delivered, total
-        ));
+        let mut twice: Vec<(u32, u32)> = c
+            .delivered
+            .iter()
+            .filter(|(_, n)| **n != 1)
+            .map(|(p, n)| (*p, *n))
+            .collect();
+        twice.sort_unstable();
+        for (psn, n) in twice.into_iter().take(10) {
+            r.problems
+                .push(format!("connection {k}: PSN {psn} delivered {n} times"));
+        }
     }
     if !r.finished {
         r.problems

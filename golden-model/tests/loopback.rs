@@ -1,5 +1,5 @@
-//! Two NICs over a model link that delays, reorders, marks ECN and drops: every byte arrives
-//! exactly once.
+//! Two multi-connection NICs over a model link that delays, reorders, marks ECN and drops:
+//! every byte arrives exactly once, on every connection.
 
 use golden_model::loopback::{run, LinkParams, Message, Scenario};
 use golden_model::Config;
@@ -27,11 +27,13 @@ fn scenario(link: LinkParams, messages: Vec<Message>) -> Scenario {
     }
 }
 
+/// `n` messages of `bytes`, 2 us apart, on connections 0, 1, 2 in turn.
 fn msgs(n: u64, bytes: u64) -> Vec<Message> {
     (0..n)
         .map(|i| Message {
             at_ns: i * 2_000,
             bytes,
+            conn: (i % 3) as u32,
         })
         .collect()
 }
@@ -108,6 +110,41 @@ fn spray_avoids_hot_entropies() {
     );
 }
 
+#[test]
+fn many_connections_at_once_each_deliver_exactly_once() {
+    let messages = (0..200)
+        .map(|i| Message {
+            at_ns: 0,
+            bytes: 3 * 4096 + i,
+            conn: (i * 5) as u32,
+        })
+        .collect();
+    let r = run(
+        &Config::default(),
+        &scenario(LinkParams::default(), messages),
+    );
+    assert!(r.delivered_exactly_once, "{:?}", r.problems);
+    assert_eq!(r.connections, 200);
+    assert_eq!(r.bytes_delivered, r.bytes_offered);
+}
+
+#[test]
+fn a_connection_out_of_range_is_refused() {
+    let mut cfg = Config::default();
+    cfg.nic.connections = 4;
+    let m = vec![Message {
+        at_ns: 0,
+        bytes: 10,
+        conn: 4,
+    }];
+    let r = run(&cfg, &scenario(LinkParams::default(), m));
+    assert!(!r.delivered_exactly_once);
+    assert_eq!(
+        r.problems,
+        ["message 1: conn = 4: must be below [nic] connections = 4"]
+    );
+}
+
 proptest! {
     #![proptest_config(config(12))]
 
@@ -131,7 +168,7 @@ proptest! {
         }
         cfg.validate().unwrap();
         let link = LinkParams { drop_data, drop_sack, jitter_ns: jitter, ecn_prob: ecn, seed, ..LinkParams::default() };
-        let messages = sizes.iter().enumerate().map(|(i, &b)| Message { at_ns: i as u64 * 7_000, bytes: b }).collect();
+        let messages = sizes.iter().enumerate().map(|(i, &b)| Message { at_ns: i as u64 * 7_000, bytes: b, conn: (i % 2) as u32 }).collect();
         let r = run(&cfg, &scenario(link, messages));
         prop_assert!(r.delivered_exactly_once, "{:?}", r.problems);
     }
