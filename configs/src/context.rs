@@ -7,7 +7,7 @@
 //! backlog and the short packet), the entropy bitmaps' record (`nic_entropy`), the cwnd units'
 //! six RAMs (`nic_cwnd`, each written and read at its own stage) and the window view the send
 //! side reads (`nic_tx`). This module is the arithmetic behind that layout, field by field in
-//! the order the RTL packs each record (`docs/blocks/strack_nic.md`, "Context layout"; each
+//! the order the RTL packs each record (`docs/blocks/nic.md`, "Context layout"; each
 //! block's unit tests hold its record width to this list).
 //!
 //! DECISION (packet lengths, Nagle's rule): a packet's length is not stored per PSN. A packet is
@@ -181,7 +181,7 @@ impl Config {
         let wb = self.rx_window_bits();
         // A packet's length is 1..=MTU, and the MTU is a power of two.
         let len_bits = self.mtu_log2() + 1;
-        // What each field holds: docs/blocks/strack_nic.md, "Context layout", and each block's
+        // What each field holds: docs/blocks/nic.md, "Context layout", and each block's
         // doc. Widths and order as the RTL packs them.
         let fields = [
             (Send, "nic_sender", "record", "snd_nxt", PSN_BITS),
@@ -311,7 +311,7 @@ mod tests {
 
     #[test]
     fn the_block_doc_names_every_field() {
-        let doc = include_str!("../../docs/blocks/strack_nic.md");
+        let doc = include_str!("../../docs/blocks/nic.md");
         for f in Config::default().nic_context().fields {
             let row = format!("| {} | {} | {} |", f.side.name(), f.block, f.ram);
             let named = doc
@@ -319,7 +319,7 @@ mod tests {
                 .any(|l| l.starts_with(&row) && l.contains(&format!("`{}`", f.name)));
             assert!(
                 named,
-                "docs/blocks/strack_nic.md: no row `{row}` naming `{}`",
+                "docs/blocks/nic.md: no row `{row}` naming `{}`",
                 f.name
             );
         }

@@ -75,7 +75,7 @@ pub struct Config {
     pub nic: NicConfig,
 }
 
-/// The multi-connection NIC (`docs/blocks/strack_nic.md`).
+/// The multi-connection NIC (`docs/blocks/nic.md`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct NicConfig {

@@ -42,9 +42,9 @@ pub const BLOCKS: &[&str] = &[
     "load_table",
 ];
 
-/// The multi-connection NIC's pipelines, being built (`docs/blocks/strack_nic.md`, "The
-/// multi-connection NIC"): generated, co-simulated and timed on their own; `strackgen verilog`
-/// writes them once the NIC composes them.
+/// The multi-connection NIC (`docs/blocks/nic.md`) and its pipelines: generated,
+/// co-simulated and timed; `strackgen verilog` writes them once `nic` replaces `strack_nic`
+/// in the FPGA wrappers and the board top.
 pub const NIC_PIPELINES: &[&str] = &[
     "nic_rx",
     "tx_sched",

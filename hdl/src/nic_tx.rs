@@ -779,7 +779,7 @@ mod tests {
     }
 
     /// The records of the send side's blocks are the widths `strack_config::context` plans
-    /// (`strackgen config show`, `docs/blocks/strack_nic.md`).
+    /// (`strackgen config show`, `docs/blocks/nic.md`).
     #[test]
     fn the_records_are_the_context_layouts() {
         for cfg in [Config::default(), {

@@ -16,8 +16,9 @@ use testbench::configs::{
 };
 use testbench::designs::{
     ContextPipeDefault, ContextPipeSmall, CwndUnitDefault, CwndUnitSmall, EntropyBitmapDefault,
-    EntropyBitmapSmall, NicRxDefault, NicRxSmall, NicTxDefault, NicTxSmall, SackReceiverDefault,
-    SackReceiverSmall, SackSenderDefault, SackSenderSmall, StrackNicDefault, StrackNicSmall,
+    EntropyBitmapSmall, NicDefault, NicRxDefault, NicRxSmall, NicSmall, NicTxDefault, NicTxSmall,
+    SackReceiverDefault, SackReceiverSmall, SackSenderDefault, SackSenderSmall, StrackNicDefault,
+    StrackNicSmall,
 };
 use testbench::designs::{LoadTable4x4, LoadTable64x16, LoadTable8x10, LoadTableDefault};
 use testbench::load::{self, Ids};
@@ -141,6 +142,18 @@ fn ntx<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: 
         design,
         make,
         || nic_tx::Block::new(cfg, SACK_INITIAL_PSN, NIC_SENDER_INITIAL_BYTES),
+        &stim,
+    )
+}
+
+/// The NIC composed (`nic`): both sides' stimuli side by side.
+fn nics<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
+    let mut stim = testbench::nic::generate(cfg, SACK_INITIAL_PSN, 7, cycles);
+    stim.truncate(cycles);
+    measure(
+        design,
+        make,
+        || testbench::nic::Block::new(cfg, SACK_INITIAL_PSN, NIC_SENDER_INITIAL_BYTES),
         &stim,
     )
 }
@@ -321,6 +334,8 @@ fn main() {
             ContextPipeSmall::new,
             &context_pipe_small_config()
         ),
+        row!(nics, "nic_default", NicDefault::new, &Config::default()),
+        row!(nics, "nic_small", NicSmall::new, &nic_sender_small_config()),
         row!(nrx, "nic_rx_default", NicRxDefault::new, &Config::default()),
         row!(nrx, "nic_rx_small", NicRxSmall::new, &nic_rx_small_config()),
         row!(ntx, "nic_tx_default", NicTxDefault::new, &Config::default()),
