@@ -448,13 +448,6 @@ const DESIGNS: &[Design] = &[
         initial_psn: 0,
     },
     Design {
-        name: "nic_rx_default",
-        block: "nic_rx",
-        config: Config::default,
-        fault: None,
-        initial_psn: SACK_INITIAL_PSN,
-    },
-    Design {
         name: "nic_rx_small",
         block: "nic_rx",
         config: nic_rx_small_config,
@@ -592,13 +585,6 @@ const DESIGNS: &[Design] = &[
         block: "nic_sender",
         config: nic_sender_small_config,
         fault: Some(Fault::NicSenderSettleBlind(4)),
-        initial_psn: SACK_INITIAL_PSN,
-    },
-    Design {
-        name: "nic_tx_default",
-        block: "nic_tx",
-        config: Config::default,
-        fault: None,
         initial_psn: SACK_INITIAL_PSN,
     },
     Design {

@@ -364,6 +364,48 @@ pub fn generate(cfg: &Config, initial_psn: u32, seed: u64, len: usize) -> Vec<Cy
         .collect()
 }
 
+/// The composed NIC's stimulus with one side's cycles and nothing on the other (the load
+/// benchmark's, which loads one side at a time).
+fn one_side(tx: Option<nic_tx::Cycle>, rx: Option<nic_rx::Cycle>) -> Cycle {
+    let mut tx = tx.unwrap_or(nic_tx::Cycle {
+        reset: false,
+        now: 0,
+        open: None,
+        txop: false,
+        sack: None,
+        doorbell: None,
+        noise: 0,
+        offers: Default::default(),
+    });
+    let mut rx = rx.unwrap_or(nic_rx::Cycle {
+        reset: false,
+        open: None,
+        pkt: None,
+        noise: 0,
+    });
+    let open = match (tx.open.take(), rx.open.take()) {
+        (Some((k, p)), _) => Some(OpenFrom::Send(k, p)),
+        (None, Some((k, p))) => Some(OpenFrom::Recv(k, p)),
+        (None, None) => None,
+    };
+    Cycle {
+        tx,
+        rx,
+        open,
+        offered: None,
+    }
+}
+
+/// The send side's stimulus alone.
+pub fn send_only(tx: Vec<nic_tx::Cycle>) -> Vec<Cycle> {
+    tx.into_iter().map(|t| one_side(Some(t), None)).collect()
+}
+
+/// The receive side's stimulus alone.
+pub fn recv_only(rx: Vec<nic_rx::Cycle>) -> Vec<Cycle> {
+    rx.into_iter().map(|r| one_side(None, Some(r))).collect()
+}
+
 /// Stimulus of a length in `len`, as a proptest strategy (its seed shrinks, not its cycles).
 pub fn stimulus(
     cfg: Config,

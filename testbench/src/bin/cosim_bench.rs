@@ -16,9 +16,8 @@ use testbench::configs::{
 };
 use testbench::designs::{
     ContextPipeDefault, ContextPipeSmall, CwndUnitDefault, CwndUnitSmall, EntropyBitmapDefault,
-    EntropyBitmapSmall, NicDefault, NicRxDefault, NicRxSmall, NicSmall, NicTxDefault, NicTxSmall,
-    SackReceiverDefault, SackReceiverSmall, SackSenderDefault, SackSenderSmall, StrackNicDefault,
-    StrackNicSmall,
+    EntropyBitmapSmall, NicDefault, NicRxSmall, NicSmall, NicTxSmall, SackReceiverDefault,
+    SackReceiverSmall, SackSenderDefault, SackSenderSmall, StrackNicDefault, StrackNicSmall,
 };
 use testbench::designs::{LoadTable4x4, LoadTable64x16, LoadTable8x10, LoadTableDefault};
 use testbench::load::{self, Ids};
@@ -185,48 +184,44 @@ fn load_rows() -> Vec<LoadRow> {
     let cfg = Config::default();
     let mut rows = Vec::new();
     let fail = |m: Box<testbench::Mismatch>| -> testbench::Report { panic!("{m}") };
+    // Each side loaded alone, in the composed NIC (the other side idle).
+    let nic_model = || testbench::nic::Block::new(&cfg, SACK_INITIAL_PSN, NIC_SENDER_INITIAL_BYTES);
     for ids in Ids::ALL {
         let (stim, cycles) = load::rx_packets(&cfg, ids, LOAD_CYCLES);
-        let r = run(
-            NicRxDefault::new,
-            || nic_rx::Block::new(&cfg, SACK_INITIAL_PSN),
-            0,
-            &stim,
-            "load",
-        )
-        .unwrap_or_else(fail);
+        let stim = testbench::nic::recv_only(stim);
+        let r = run(NicDefault::new, nic_model, 0, &stim, "load").unwrap_or_else(fail);
         rows.push(LoadRow {
             side: "receive (nic_rx)",
             load: "an in-order data packet offered every cycle",
             ids,
             // Each packet is offered at its connection's EPSN: every one taken is in order.
-            events: counted(&r, &["in_order"]),
+            events: counted(&r, &["recv.in_order"]),
             cycles,
             blocks: &["nic_rx"],
             need: LINE_RATE_PPS,
         });
     }
     const TX_BLOCKS: &[&str] = &["nic_sender", "nic_entropy", "nic_cwnd", "tx_sched"];
-    let tx_model = || nic_tx::Block::new(&cfg, SACK_INITIAL_PSN, NIC_SENDER_INITIAL_BYTES);
     type TxLoad = fn(&Config, Ids, usize) -> (Vec<nic_tx::Cycle>, usize);
     let tx_loads: [(TxLoad, &str, &[&str], f64); 2] = [
         (
             load::tx_sacks,
             "a SACK offered every cycle",
-            &["source_sack"],
+            &["send.source_sack"],
             LINE_RATE_SACKS,
         ),
         (
             load::tx_transmits,
             "a transmit opportunity every cycle (packets sent)",
-            &["tx_new", "tx_retransmit", "tx_probe"],
+            &["send.tx_new", "send.tx_retransmit", "send.tx_probe"],
             LINE_RATE_PPS,
         ),
     ];
     for (stimulus, what, points, need) in tx_loads {
         for ids in Ids::ALL {
             let (stim, cycles) = stimulus(&cfg, ids, LOAD_CYCLES);
-            let r = run(NicTxDefault::new, tx_model, 0, &stim, "load").unwrap_or_else(fail);
+            let stim = testbench::nic::send_only(stim);
+            let r = run(NicDefault::new, nic_model, 0, &stim, "load").unwrap_or_else(fail);
             rows.push(LoadRow {
                 side: "send (nic_tx)",
                 load: what,
@@ -336,9 +331,7 @@ fn main() {
         ),
         row!(nics, "nic_default", NicDefault::new, &Config::default()),
         row!(nics, "nic_small", NicSmall::new, &nic_sender_small_config()),
-        row!(nrx, "nic_rx_default", NicRxDefault::new, &Config::default()),
         row!(nrx, "nic_rx_small", NicRxSmall::new, &nic_rx_small_config()),
-        row!(ntx, "nic_tx_default", NicTxDefault::new, &Config::default()),
         row!(
             ntx,
             "nic_tx_small",
