@@ -134,8 +134,13 @@ impl Nic {
     /// The handshakes of this cycle (before the clock edge).
     pub fn handshakes(&self, i: &In) -> Out {
         let (tx, rx) = self.sides(i);
-        let (t, _) = self.tx.handshakes(&tx);
-        let (rx_open, pkt_ready) = self.rx.handshakes(&rx);
+        self.handshakes_of(&tx, &rx)
+    }
+
+    /// The handshakes, given each side's input.
+    fn handshakes_of(&self, tx: &nic_tx::In, rx: &nic_rx::In) -> Out {
+        let (t, _) = self.tx.handshakes(tx);
+        let (rx_open, pkt_ready) = self.rx.handshakes(rx);
         Out {
             open_ready: t.open_ready && rx_open,
             txop_ready: t.txop_ready,
@@ -149,8 +154,8 @@ impl Nic {
 
     /// One clock cycle.
     pub fn step(&mut self, i: &In) -> Out {
-        let mut out = self.handshakes(i);
         let (tx, rx) = self.sides(i);
+        let mut out = self.handshakes_of(&tx, &rx);
         out.send = self.tx.step(&tx).done;
         out.recv = self.rx.step(&rx).done;
         out

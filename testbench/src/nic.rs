@@ -290,7 +290,6 @@ impl CosimBlock for Block {
         let reset = c.tx.reset;
         let (tx_ready, rx_ready) = self.open_ready(reset);
         let ready = self.tx.model().ready() && self.rx.model.ready();
-        let before = (self.tx.model().ready(), self.rx.model.ready());
         let (mut tc, mut rc) = (Coverage::default(), Coverage::default());
         let tx = self.tx.fire(now, &c.tx, &mut tc);
         self.tx.forget_held_open();
@@ -321,7 +320,7 @@ impl CosimBlock for Block {
         }
         let tx_conn = c.tx.offers.sack.as_ref().map(|(k, _)| *k);
         let rx_conn = c.rx.pkt.as_ref().map(|(k, _, _)| *k);
-        if before.0 && before.1 && !reset && tx_conn.is_some() && tx_conn == rx_conn {
+        if ready && !reset && tx_conn.is_some() && tx_conn == rx_conn {
             cov.hit("both_sides_one_connection_one_cycle");
         }
         self.fired = Some((tx, rx));
