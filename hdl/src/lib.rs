@@ -10,6 +10,7 @@ pub mod context_pipe_hold;
 pub mod context_ram;
 pub mod cwnd_unit;
 pub mod entropy_bitmap;
+pub mod first_set;
 pub mod free_search;
 #[cfg(test)]
 mod gate;

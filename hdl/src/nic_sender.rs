@@ -32,12 +32,13 @@
 //!
 //! The settled head's stages still hold the first design's arithmetic in series (the settling
 //! search and the segment's placement; the run's search and the lost range; the count and the
-//! lowest lost PSN); making them parallel is the next design (`docs/blocks/nic_sender.md`,
-//! "The next design").
+//! lowest lost PSN), each search a balanced tree (`crate::first_set`); making them parallel is
+//! the next design (`docs/blocks/nic_sender.md`, "The next design").
 
 use rust_hdl::prelude::*;
 
 use crate::context_pipe_hold::{ContextPipeHold, COMPUTE_STAGE};
+use crate::first_set::FirstSet;
 use crate::seq::PsnBelow;
 
 /// The events ahead whose repositions unsettle an event: the model's settling distance less
@@ -105,161 +106,6 @@ pub struct SenderConsts {
 pub fn initial_record<const D: usize>(psn: u32, bytes: u32) -> Bits<D> {
     let b = bit_cast::<D, 32>(bits::<32>(u64::from(bytes)));
     bit_cast::<D, 32>(bits::<32>(u64::from(psn & 0xFF_FFFF))) | (b << 24) | (b << 56)
-}
-
-/// The lowest set bit of `v` (combinational): isolated with `v & -v`, its index read through
-/// one OR per index bit.
-#[derive(LogicBlock)]
-pub struct LowestSet<const W: usize> {
-    pub v: Signal<In, Bits<W>>,
-    pub any: Signal<Out, Bit>,
-    pub idx: Signal<Out, Bits<16>>,
-    c_one: Constant<Bits<W>>,
-    c_m0: Constant<Bits<W>>,
-    c_m1: Constant<Bits<W>>,
-    c_m2: Constant<Bits<W>>,
-    c_m3: Constant<Bits<W>>,
-    c_m4: Constant<Bits<W>>,
-    c_m5: Constant<Bits<W>>,
-    c_m6: Constant<Bits<W>>,
-    c_m7: Constant<Bits<W>>,
-    c_m8: Constant<Bits<W>>,
-    c_m9: Constant<Bits<W>>,
-    c_m10: Constant<Bits<W>>,
-    c_m11: Constant<Bits<W>>,
-    iso: Signal<Local, Bits<W>>,
-    acc: Signal<Local, Bits<16>>,
-}
-
-impl<const W: usize> Default for LowestSet<W> {
-    fn default() -> Self {
-        let m = |k| Constant::new(crate::index_bit_mask::<W>(k));
-        LowestSet {
-            v: Default::default(),
-            any: Default::default(),
-            idx: Default::default(),
-            c_one: Constant::new(bits::<W>(1)),
-            c_m0: m(0),
-            c_m1: m(1),
-            c_m2: m(2),
-            c_m3: m(3),
-            c_m4: m(4),
-            c_m5: m(5),
-            c_m6: m(6),
-            c_m7: m(7),
-            c_m8: m(8),
-            c_m9: m(9),
-            c_m10: m(10),
-            c_m11: m(11),
-            iso: Default::default(),
-            acc: Default::default(),
-        }
-    }
-}
-
-impl<const W: usize> Logic for LowestSet<W> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.iso.next = self.v.val() & (!self.v.val() + self.c_one.val());
-        self.any.next = self.v.val().any();
-        self.acc.next = 0.into();
-        self.acc.next = self
-            .acc
-            .val()
-            .replace_bit(0, (self.iso.val() & self.c_m0.val()).any());
-        self.acc.next = self
-            .acc
-            .val()
-            .replace_bit(1, (self.iso.val() & self.c_m1.val()).any());
-        self.acc.next = self
-            .acc
-            .val()
-            .replace_bit(2, (self.iso.val() & self.c_m2.val()).any());
-        self.acc.next = self
-            .acc
-            .val()
-            .replace_bit(3, (self.iso.val() & self.c_m3.val()).any());
-        self.acc.next = self
-            .acc
-            .val()
-            .replace_bit(4, (self.iso.val() & self.c_m4.val()).any());
-        self.acc.next = self
-            .acc
-            .val()
-            .replace_bit(5, (self.iso.val() & self.c_m5.val()).any());
-        self.acc.next = self
-            .acc
-            .val()
-            .replace_bit(6, (self.iso.val() & self.c_m6.val()).any());
-        self.acc.next = self
-            .acc
-            .val()
-            .replace_bit(7, (self.iso.val() & self.c_m7.val()).any());
-        self.acc.next = self
-            .acc
-            .val()
-            .replace_bit(8, (self.iso.val() & self.c_m8.val()).any());
-        self.acc.next = self
-            .acc
-            .val()
-            .replace_bit(9, (self.iso.val() & self.c_m9.val()).any());
-        self.acc.next = self
-            .acc
-            .val()
-            .replace_bit(10, (self.iso.val() & self.c_m10.val()).any());
-        self.acc.next = self
-            .acc
-            .val()
-            .replace_bit(11, (self.iso.val() & self.c_m11.val()).any());
-        self.idx.next = self.acc.val();
-    }
-}
-
-/// The highest set bit of `v` (combinational): the bits below the highest smeared in by
-/// shifts, the highest isolated as the one whose upper neighbour is clear.
-#[derive(LogicBlock)]
-pub struct HighestSet<const W: usize> {
-    pub v: Signal<In, Bits<W>>,
-    pub any: Signal<Out, Bit>,
-    pub idx: Signal<Out, Bits<16>>,
-    low: LowestSet<W>,
-    s: Signal<Local, Bits<W>>,
-}
-
-impl<const W: usize> Default for HighestSet<W> {
-    fn default() -> Self {
-        HighestSet {
-            v: Default::default(),
-            any: Default::default(),
-            idx: Default::default(),
-            low: Default::default(),
-            s: Default::default(),
-        }
-    }
-}
-
-impl<const W: usize> Logic for HighestSet<W> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.s.next = self.v.val();
-        self.s.next = self.s.val() | (self.s.val() >> 1);
-        self.s.next = self.s.val() | (self.s.val() >> 2);
-        self.s.next = self.s.val() | (self.s.val() >> 4);
-        self.s.next = self.s.val() | (self.s.val() >> 8);
-        self.s.next = self.s.val() | (self.s.val() >> 16);
-        self.s.next = self.s.val() | (self.s.val() >> 32);
-        self.s.next = self.s.val() | (self.s.val() >> 64);
-        self.s.next = self.s.val() | (self.s.val() >> 128);
-        self.s.next = self.s.val() | (self.s.val() >> 256);
-        self.s.next = self.s.val() | (self.s.val() >> 512);
-        self.s.next = self.s.val() | (self.s.val() >> 1024);
-        self.s.next = self.s.val() | (self.s.val() >> 2048);
-        // Smeared, `s` is ones up to the highest set bit: its top is its only bit whose upper
-        // neighbour is clear, and the lowest set bit of `s ^ (s >> 1)`.
-        self.low.v.next = self.s.val() & !(self.s.val() >> 1);
-        self.any.next = self.low.any.val();
-        self.idx.next = self.low.idx.val();
-    }
 }
 
 /// The number of set bits of `v` (combinational): fields of 2, 4, 8, ... bits summed in place.
@@ -394,9 +240,9 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     cfg_ones_w: Constant<Bits<W>>,
 
     epsn_below: PsnBelow<1>,
-    settle_hi: LowestSet<W>,
-    settle_all: LowestSet<W>,
-    seg_top: HighestSet<SB>,
+    settle_hi: FirstSet<W>,
+    settle_all: FirstSet<W>,
+    seg_top: FirstSet<SB>,
 
     rec: Signal<Local, Bits<D>>,
     ev: Signal<Local, Bits<E>>,
@@ -502,9 +348,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             cfg_ones_sb: Constant::new(!Bits::<SB>::default()),
             cfg_ones_w: Constant::new(!Bits::<W>::default()),
             epsn_below: PsnBelow::new(false),
-            settle_hi: Default::default(),
-            settle_all: Default::default(),
-            seg_top: Default::default(),
+            settle_hi: FirstSet::lowest(),
+            settle_all: FirstSet::lowest(),
+            seg_top: FirstSet::highest(),
             rec: Default::default(),
             ev: Default::default(),
             unsettled: Default::default(),
@@ -780,8 +626,8 @@ pub struct SenderLoss<const W: usize, const D: usize, const E: usize> {
     cfg_ooo_min: Constant<Bits<32>>,
     cfg_ones_w: Constant<Bits<W>>,
 
-    run_hi: LowestSet<W>,
-    run_all: LowestSet<W>,
+    run_hi: FirstSet<W>,
+    run_all: FirstSet<W>,
 
     rec: Signal<Local, Bits<D>>,
     ev: Signal<Local, Bits<E>>,
@@ -906,8 +752,8 @@ impl<const W: usize, const D: usize, const E: usize> SenderLoss<W, D, E> {
             cfg_rto: c32(u64::from(k.rto_ns)),
             cfg_ooo_min: c32(u64::from(k.ooo_min_threshold)),
             cfg_ones_w: Constant::new(!Bits::<W>::default()),
-            run_hi: Default::default(),
-            run_all: Default::default(),
+            run_hi: FirstSet::lowest(),
+            run_all: FirstSet::lowest(),
             rec: Default::default(),
             ev: Default::default(),
             unsettled: Default::default(),
@@ -1232,8 +1078,8 @@ pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     cfg_ones_w: Constant<Bits<W>>,
     cfg_one_w: Constant<Bits<W>>,
 
-    lost_hi: LowestSet<W>,
-    lost_all: LowestSet<W>,
+    lost_hi: FirstSet<W>,
+    lost_all: FirstSet<W>,
     lost_count: PopCount<W>,
 
     rec: Signal<Local, Bits<D>>,
@@ -1340,8 +1186,8 @@ impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
             cfg_probe_interval: c32(u64::from(k.probe_interval_ns)),
             cfg_ones_w: Constant::new(!Bits::<W>::default()),
             cfg_one_w: Constant::new(bits::<W>(1)),
-            lost_hi: Default::default(),
-            lost_all: Default::default(),
+            lost_hi: FirstSet::lowest(),
+            lost_all: FirstSet::lowest(),
             lost_count: Default::default(),
             rec: Default::default(),
             ev: Default::default(),
