@@ -25,7 +25,7 @@ echo "== co-simulation: Verilated RTL vs golden model, every output port every c
 target/release/cosim_demo 200000
 
 echo "== golden-model replay (traces/<block>-sample.jsonl)"
-for b in entropy_bitmap cwnd_unit sack_receiver sack_sender strack_nic load_table; do
+for b in entropy_bitmap cwnd_unit sack_receiver sack_sender nic load_table; do
   t=traces/$b-sample.jsonl
   events=$(grep -c . "$t")
   outs=$("$bin" model replay --config "$cfg" --block "$b" --trace "$t" | wc -l)
@@ -50,9 +50,9 @@ else
 fi
 echo "  compiling them (p4c, BMv2, TNA p4test) is make p4-check: p4/README.md"
 
-echo "== FPGA wrappers: AXI-Stream strack_nic_axis and load_table_axis (fpga/)"
+echo "== FPGA wrappers: AXI-Stream nic_axis and load_table_axis (fpga/)"
 verilator --lint-only -Wall --top-module strack_fpga_core -I"$out" -Ifpga/rtl \
-  hdl/lint/verilator.vlt fpga/lint/verilator.vlt fpga/rtl/*.v "$out/strack_nic.v" "$out/load_table.v"
+  hdl/lint/verilator.vlt fpga/lint/verilator.vlt fpga/rtl/*.v "$out/nic.v" "$out/load_table.v"
 echo "  verilator --lint-only -Wall, wrappers + exercisers + cores: clean"
 echo "  their test bench (fpga/sim) and the constraint checks run in make test (tests/fpga.rs)"
 if [ -f target/report/timing.md ]; then

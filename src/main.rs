@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use golden_model::loopback::{self, LinkParams, Message, Scenario};
 use golden_model::scheduler::{self, Scheduler};
-use golden_model::{cwnd_unit, entropy_bitmap, load_table, sack_receiver, sack_sender, strack_nic};
+use golden_model::{cwnd_unit, entropy_bitmap, load_table, nic, sack_receiver, sack_sender};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use strack_config::Config;
@@ -57,7 +57,7 @@ enum Cmd {
         #[arg(long, default_value = "target/report")]
         out: PathBuf,
         /// Only these blocks, comma-separated (default: every block, the NIC's pipelines
-        /// (`nic_rx`), and `context_pipe_wide`, the context shell at a record wider than any
+        /// (`nic_rx`, ...), and `context_pipe_wide`, the context shell at a record wider than any
         /// of the NIC's; `context_pipe` may be named too).
         #[arg(long, value_delimiter = ',')]
         blocks: Vec<String>,
@@ -87,7 +87,7 @@ enum Cmd {
         pnr_budget_mins: u64,
         /// Instead of the ECP5 flow: Yosys synth_xilinx for an UltraScale+ part, resource
         /// counts only (LUT, LUTRAM, FF, BRAM, DSP; no place and route), into xilinx.json and
-        /// xilinx.md (default blocks: the NIC's pipelines and `context_pipe_wide`).
+        /// xilinx.md (default blocks: the NIC, its pipelines and `context_pipe_wide`).
         #[arg(long, conflicts_with_all = ["top_only", "top_config"])]
         xilinx: bool,
     },
@@ -218,7 +218,7 @@ enum Block {
     CwndUnit,
     SackReceiver,
     SackSender,
-    StrackNic,
+    Nic,
     LoadTable,
 }
 
@@ -289,9 +289,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     let mut m = sack_sender::SackSender::from_config(&cfg);
                     replay(reader, |i: &sack_sender::In| m.step(i))
                 }
-                Block::StrackNic => {
-                    let mut m = strack_nic::StrackNic::from_config(&cfg);
-                    replay(reader, |i: &strack_nic::In| m.step(i))
+                Block::Nic => {
+                    // Every connection at PSN 0 until opened; the trace starts once the
+                    // power-on sweep is over (the model stepped idle until status_ready).
+                    let mut m = nic::Nic::new(&cfg, 0);
+                    while !m.ready() {
+                        m.step(&nic::In::default());
+                    }
+                    replay(reader, |i: &nic::In| m.step(i))
                 }
                 Block::LoadTable => {
                     let mut m = load_table::LoadTable::from_config(&cfg);
@@ -546,7 +551,7 @@ fn xilinx_cmd(
     let blocks = if blocks.is_empty() {
         hdl::NIC_PIPELINES
             .iter()
-            .chain(&["context_pipe_wide"])
+            .chain(&["nic", "context_pipe_wide"])
             .map(|b| b.to_string())
             .collect()
     } else {

@@ -578,7 +578,7 @@ fn run_block(b: &hdl::Block, gen: &Path, opts: &Options, tools: &Tools) -> Resul
 /// The ECP5 board top (fpga/ecp5_evn) with its pins and clock constraints.
 fn run_top(gen: &Path, opts: &Options, tools: &Tools) -> Result<Pnr, String> {
     let rtl = opts.root.join("fpga/rtl");
-    let mut files: Vec<PathBuf> = vec![gen.join("strack_nic.v"), gen.join("load_table.v")];
+    let mut files: Vec<PathBuf> = vec![gen.join("nic.v"), gen.join("load_table.v")];
     let mut common: Vec<PathBuf> = std::fs::read_dir(&rtl)
         .map_err(|e| format!("cannot read {}: {e}", rtl.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -1048,7 +1048,7 @@ mod tests {
         // Its row: the finding in the Fmax column, the packer's cells, not "FAILED".
         let job = Job {
             block: None,
-            name: "strack_nic",
+            name: "nic",
             config: "default",
             device: "x".into(),
         };
@@ -1056,7 +1056,7 @@ mod tests {
         let r = Row::too_big(&job, msg, parse_partial_log(log).0.as_ref(), 60.0);
         assert!(
             markdown(std::slice::from_ref(&r)).contains(
-                "| strack_nic | default | 122000 | 5343 | 0 | 0 | does not fit: TRELLIS_COMB \
+                "| nic | default | 122000 | 5343 | 0 | 0 | does not fit: TRELLIS_COMB \
                  122000 of 83640 | no |"
             ),
             "{}",
@@ -1064,7 +1064,7 @@ mod tests {
         );
         assert_eq!(
             summary(&r),
-            "strack_nic: does not fit: TRELLIS_COMB 122000 of 83640"
+            "nic: does not fit: TRELLIS_COMB 122000 of 83640"
         );
     }
 

@@ -231,27 +231,6 @@ const DESIGNS: &[Design] = &[
         initial_psn: 0,
     },
     Design {
-        name: "strack_nic_default",
-        block: "strack_nic",
-        config: Config::default,
-        fault: None,
-        initial_psn: SACK_INITIAL_PSN,
-    },
-    Design {
-        name: "strack_nic_small",
-        block: "strack_nic",
-        config: small_nic_config,
-        fault: None,
-        initial_psn: SACK_INITIAL_PSN,
-    },
-    Design {
-        name: "strack_nic_broken",
-        block: "strack_nic",
-        config: small_nic_config,
-        fault: Some(Fault::EntropyBitmapBitSense),
-        initial_psn: SACK_INITIAL_PSN,
-    },
-    Design {
         name: "tx_sched_default",
         block: "tx_sched",
         config: Config::default,

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use golden_model::{
-    cwnd_unit, entropy_bitmap, load_table, sack_receiver, sack_sender, strack_nic, Config,
+    cwnd_unit, entropy_bitmap, load_table, nic, sack_receiver, sack_sender, Config,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -135,8 +135,12 @@ fn replay_runs_every_block_like_the_library() {
     check_replay("sack_receiver", |i: &sack_receiver::DataPkt| rx.step(i));
     let mut tx = sack_sender::SackSender::from_config(&cfg);
     check_replay("sack_sender", |i: &sack_sender::In| tx.step(i));
-    let mut nic = strack_nic::StrackNic::from_config(&cfg);
-    check_replay("strack_nic", |i: &strack_nic::In| nic.step(i));
+    // The NIC's replay starts once the power-on sweep is over.
+    let mut nic = nic::Nic::new(&cfg, 0);
+    while !nic.ready() {
+        nic.step(&nic::In::default());
+    }
+    check_replay("nic", |i: &nic::In| nic.step(i));
     let mut lt = load_table::LoadTable::from_config(&cfg);
     check_replay("load_table", |i: &load_table::In| lt.step(i));
 }
@@ -246,7 +250,7 @@ fn sample_traces_exist_for_every_block() {
         "cwnd_unit",
         "sack_receiver",
         "sack_sender",
-        "strack_nic",
+        "nic",
         "load_table",
         "loopback",
     ] {
@@ -286,6 +290,30 @@ fn verilog_writes_every_block_a_filelist_and_a_manifest() {
         assert_eq!(b["latency"], lib.latency);
         assert_eq!(b["ports"].as_array().unwrap().len(), lib.ports.len());
     }
+    // The FPGA wrappers' parameters: the NIC's two result latencies as generated.
+    let header = std::fs::read_to_string(dir.join("strackgen_params.vh")).unwrap();
+    let define = |name: &str| -> u64 {
+        let line = header
+            .lines()
+            .find(|l| l.starts_with(&format!("`define {name} ")))
+            .unwrap_or_else(|| panic!("strackgen_params.vh lacks {name}"));
+        line.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let cfg = Config::default();
+    let latency = |b: &str| {
+        u64::from(
+            hdl::generate(b, &cfg, &hdl::Options::default())
+                .unwrap()
+                .latency,
+        )
+    };
+    assert_eq!(define("STRACKGEN_NIC_SEND_LATENCY"), latency("nic_tx"));
+    assert_eq!(define("STRACKGEN_NIC_RECV_LATENCY"), latency("nic_rx"));
+    assert_eq!(
+        define("STRACKGEN_NIC_CONNECTIONS"),
+        u64::from(cfg.nic.connections)
+    );
+    assert_eq!(define("STRACKGEN_SACK_BITS"), u64::from(cfg.sack.sack_bits));
 }
 
 #[test]

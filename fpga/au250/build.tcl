@@ -16,7 +16,7 @@ file mkdir $out_dir
 
 set_part xcu250-figd2104-2L-e
 
-read_verilog [file join $gen_dir strack_nic.v]
+read_verilog [file join $gen_dir nic.v]
 read_verilog [file join $gen_dir load_table.v]
 read_verilog [glob [file join $root fpga rtl *.v]]
 read_verilog [file join $root fpga au250 top.v]

@@ -10,7 +10,6 @@
 //! | [`cwnd_unit`] (+ [`cwnd_unit::reference`] in f64) | section 2 | Algorithms 1, 2, 4, Table 1 |
 //! | [`sack_receiver`] | section 3 (receiver) | Section 3.3.1 |
 //! | [`sack_sender`] | section 3 (sender) | Section 3.3.2 |
-//! | [`strack_nic`] | all of the above, one connection | Algorithm 1 |
 //! | [`loopback`] | two NICs over a model link | - |
 //! | [`load_table`] | `load-table.md` section 1 | MLCC Section IV-A, Fig. 5 |
 //! | [`context_pipe`] (per-connection context: records, sweep, bad ids) | - | - |
@@ -41,7 +40,6 @@ pub mod sack_receiver;
 pub mod sack_sender;
 pub mod scheduler;
 pub mod seq;
-pub mod strack_nic;
 pub mod tx_sched;
 
 pub use strack_config::Config;

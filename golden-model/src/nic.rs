@@ -7,6 +7,7 @@
 //! neither: it is offered to each side only when the other is ready. An open with either PSN
 //! wider than 24 bits is refused by both sides (each is given [`REFUSED_PSN`]).
 
+use serde::{Deserialize, Serialize};
 use strack_config::Config;
 
 use crate::nic_rx::{self, NicRx};
@@ -18,15 +19,18 @@ use crate::seq::PSN_MASK;
 pub const REFUSED_PSN: u32 = u32::MAX;
 
 /// An open: connection, our first PSN, the peer's first PSN.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Open {
     pub conn: u32,
     pub psn: u32,
     pub peer_psn: u32,
 }
 
-/// What one cycle offers.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// What one cycle offers (a trace line of `strackgen model replay --block nic`; a field left
+/// out is nothing offered).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct In {
     /// Synchronous reset of both sides.
     pub reset: bool,
@@ -44,7 +48,7 @@ pub struct In {
 }
 
 /// One cycle's handshakes and results.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Out {
     /// The open is taken (by both sides).
     pub open_ready: bool,

@@ -11,6 +11,8 @@
 //!
 //! The model knows nothing of RAM or forwarding; the harness adds the pipeline's latency.
 
+use serde::Serialize;
+
 use crate::context_pipe::{ContextStore, Taken};
 use crate::sack_receiver::{DataPkt, Out as RxOut, Params, SackReceiver};
 use crate::seq::PSN_MASK;
@@ -28,7 +30,8 @@ pub struct In {
 }
 
 /// What an event did.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// A packet, and what its connection's receiver made of it.
     Packet(RxOut),
@@ -39,7 +42,7 @@ pub enum Kind {
 }
 
 /// One taken event's result.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Done {
     pub conn: u32,
     /// The id was out of range: nothing was read or written (`kind` is then meaningless and

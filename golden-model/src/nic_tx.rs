@@ -45,6 +45,8 @@
 
 use std::collections::VecDeque;
 
+use serde::Serialize;
+
 use strack_config::{
     Config, CWND_MAX_AHEAD, NIC_SENDER_SETTLE, NIC_TX_VIEW_LAG, NIC_TX_WORK_WRITE,
 };
@@ -56,8 +58,26 @@ use crate::nic_sender::{Kind as SenderKind, Sender, View};
 use crate::sack_receiver::{DataPkt, Sack};
 use crate::sack_sender::{LossKind, SackVerdict, TxKind};
 use crate::seq::{elapsed, PSN_MASK};
-use crate::strack_nic::WindowView;
 use crate::tx_sched::{self, TxSched};
+
+/// What the send side's events read of a connection's cwnd unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WindowView {
+    pub cwnd_bytes: u32,
+    pub cwnd_packets: u32,
+    pub achieved_bdp: u32,
+}
+
+impl WindowView {
+    /// What the cwnd unit `c` shows the send side.
+    pub fn of(c: &CwndUnit) -> Self {
+        WindowView {
+            cwnd_bytes: c.cwnd_bytes(),
+            cwnd_packets: c.cwnd_packets(),
+            achieved_bdp: c.achieved_bdp,
+        }
+    }
+}
 
 /// One connection's send side.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,7 +98,8 @@ pub struct TxConn {
 pub use crate::nic_sender::Event;
 
 /// What an event did.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Kind {
     Opened,
     /// The open asked for a PSN wider than 24 bits: nothing changed.
@@ -92,7 +113,7 @@ pub enum Kind {
 }
 
 /// An event's result.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Effect {
     pub kind: Kind,
     /// A loss detector fired (a SACK's, or the timeout on any event).
@@ -262,7 +283,8 @@ pub struct In {
 }
 
 /// Which input an event came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Source {
     Open,
     Transmit,
@@ -272,7 +294,7 @@ pub enum Source {
 }
 
 /// One taken event's result.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Done {
     pub conn: u32,
     pub source: Source,

@@ -26,26 +26,25 @@ pub mod nic_tx;
 pub mod sack_receiver;
 pub mod sack_sender;
 pub mod seq;
-pub mod strack_nic;
 pub mod tx_sched;
 
 use rust_hdl::prelude::{generate_verilog, Logic};
 use serde::Serialize;
 use strack_config::Config;
 
-/// Blocks this crate generates today, in dependency order.
+/// The cores a user deploys (`strackgen verilog` writes them): the stand-alone STrack blocks,
+/// the multi-connection NIC and the load table, in dependency order.
 pub const BLOCKS: &[&str] = &[
     "entropy_bitmap",
     "cwnd_unit",
     "sack_receiver",
     "sack_sender",
-    "strack_nic",
+    "nic",
     "load_table",
 ];
 
-/// The multi-connection NIC (`docs/blocks/nic.md`) and its pipelines: generated,
-/// co-simulated and timed; `strackgen verilog` writes them once `nic` replaces `strack_nic`
-/// in the FPGA wrappers and the board top.
+/// The multi-connection NIC's parts (`docs/blocks/nic.md`), each generated on its own too:
+/// co-simulated and timed as blocks (inside `nic` they are its sub-modules).
 pub const NIC_PIPELINES: &[&str] = &[
     "nic_rx",
     "tx_sched",
@@ -53,7 +52,6 @@ pub const NIC_PIPELINES: &[&str] = &[
     "nic_entropy",
     "nic_sender",
     "nic_tx",
-    "nic",
 ];
 
 /// Every name [`generate`] takes: the cores, the NIC's pipelines and the check designs.
@@ -194,19 +192,16 @@ pub fn fpga_params_header(cfg: &Config) -> String {
          `define STRACKGEN_SACK_BITS {}\n\
          `define STRACKGEN_LT_SLOTS {}\n\
          `define STRACKGEN_LT_LOAD_BITS {}\n\
-         `define STRACKGEN_NIC_LATENCY {}\n",
+         `define STRACKGEN_NIC_CONNECTIONS {}\n\
+         `define STRACKGEN_NIC_SEND_LATENCY {}\n\
+         `define STRACKGEN_NIC_RECV_LATENCY {}\n",
         cfg.sack.sack_bits,
         cfg.load_table.slots,
         cfg.load_table.load_bits,
-        nic_latency()
+        cfg.nic.connections,
+        nic_tx::LATENCY,
+        nic_rx::LATENCY
     )
-}
-
-/// The NIC's latency: its last result is the cwnd unit's, at stage 1 + that block's latency
-/// (`strack_nic_block` computes the same from the generated blocks, and a test holds the two
-/// together).
-pub fn nic_latency() -> u32 {
-    1 + cwnd_unit::LATENCY
 }
 
 fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
@@ -219,7 +214,6 @@ fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlE
         "cwnd_unit" => cwnd_unit_block(cfg, opts),
         "sack_receiver" => sack_receiver_block(cfg, opts),
         "sack_sender" => sack_sender_block(cfg, opts),
-        "strack_nic" => strack_nic_block(cfg, opts),
         "load_table" => load_table_block(cfg, opts),
         "context_pipe" | "context_pipe_wide" => Ok(context_pipe_block(name, cfg, opts)),
         "nic_rx" => nic_rx_block(cfg, opts),
@@ -786,229 +780,6 @@ fn check_descriptor(block: &Block, shim: &strack_config::wire::LoadShim) -> Resu
     }
     Ok(())
 }
-
-/// The composed NIC: the glue (rust-hdl) and the four blocks under `strack_nic__*` names,
-/// wired by a structural top written here (see `strack_nic.rs` for why).
-fn strack_nic_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
-    const TOP: &str = "strack_nic";
-    let within = |e: HdlError| HdlError::Config {
-        block: TOP.into(),
-        message: e.to_string(),
-    };
-    let eb = generate_here("entropy_bitmap", cfg, opts).map_err(within)?;
-    let cw = generate_here("cwnd_unit", cfg, opts).map_err(within)?;
-    let snd = generate_here("sack_sender", cfg, opts).map_err(within)?;
-    let rcv = generate_here("sack_receiver", cfg, opts).map_err(within)?;
-    let k = strack_nic::GlueConsts {
-        cwnd_frac: cfg.fixed_point.cwnd_frac_bits,
-        mtu_log2: cfg.mtu_log2(),
-        initial_cwnd_q: cfg.cwnd_constants().max_cwnd_q,
-    };
-    let raw = match cfg.sack.sack_bits {
-        8 => emit(strack_nic::StrackNicGlue::<8>::new(&k)),
-        16 => emit(strack_nic::StrackNicGlue::<16>::new(&k)),
-        32 => emit(strack_nic::StrackNicGlue::<32>::new(&k)),
-        64 => emit(strack_nic::StrackNicGlue::<64>::new(&k)),
-        128 => emit(strack_nic::StrackNicGlue::<128>::new(&k)),
-        256 => emit(strack_nic::StrackNicGlue::<256>::new(&k)),
-        other => {
-            return Err(HdlError::Config {
-                block: TOP.into(),
-                message: format!("`sack.sack_bits` = {other}: must be a power of two in 8..=256"),
-            })
-        }
-    };
-    let glue = finish("strack_nic__glue", &raw, 2);
-    let has = |b: &Block, n: &str| b.ports.iter().any(|p| p.name == n);
-
-    // The top's ports: the sender's and the glue's step inputs, the receiver's packet inputs
-    // as `s_rx_*`, and the glue's results.
-    let mut ports: Vec<Port> = Vec::new();
-    let mut add = |p: Port| {
-        if !ports.iter().any(|q| q.name == p.name) {
-            ports.push(p);
-        }
-    };
-    for p in &snd.ports {
-        if p.dir == Dir::Input
-            && !["m_ready", "s_cwnd", "s_achieved_bdp"].contains(&p.name.as_str())
-        {
-            add(p.clone());
-        }
-    }
-    for p in glue.ports.iter().filter(|p| p.dir == Dir::Input) {
-        if p.name.starts_with("s_") {
-            add(p.clone());
-        }
-    }
-    for p in rcv.ports.iter().filter(|p| p.dir == Dir::Input) {
-        if !["clock", "s_valid", "m_ready"].contains(&p.name.as_str()) {
-            add(Port {
-                name: format!("s_rx_{}", &p.name[2..]),
-                ..p.clone()
-            });
-        }
-    }
-    for p in glue.ports.iter().filter(|p| p.dir == Dir::Output) {
-        if p.name.starts_with("m_") {
-            add(p.clone());
-        }
-        if p.name == "m_tx_len" {
-            // Made in the top from the bitmap's choice (below).
-            add(Port {
-                name: "m_tx_entropy".into(),
-                dir: Dir::Output,
-                width: 32,
-            });
-        }
-    }
-    // Each result is ready at its own stage (step at stage 0): the glue's send-side results
-    // at stage 2, the receiver's at 1 + its latency (the glue only registers them), the cwnd
-    // unit's at 1 + its latency, the bitmap's choice at 1 + its latency. All wait for the
-    // latest in register stages.
-    let rcv_result = |n: &str| n.starts_with("m_rx_") || n.starts_with("m_tx_sack_");
-    let cw_result = |n: &str| ["m_cwnd_branch_valid", "m_cwnd_branch", "m_cwnd_q"].contains(&n);
-    let stage_of = |n: &str| {
-        if rcv_result(n) {
-            1 + rcv.latency
-        } else if cw_result(n) {
-            1 + cw.latency
-        } else {
-            2
-        }
-    };
-    let eb_stage = 1 + eb.latency;
-    let total = [eb_stage, 1 + rcv.latency, 1 + cw.latency, 2]
-        .into_iter()
-        .max()
-        .unwrap_or(2);
-    let delay_of = |n: &str| total - stage_of(n);
-
-    // What drives each block input, and which glue wire each block output feeds.
-    let is_top = |n: &str| ports.iter().any(|p| p.name == n);
-    let snd_in = |n: &str| match n {
-        "s_cwnd" | "s_achieved_bdp" => format!("snd_{}", &n[2..]),
-        _ => n.to_string(),
-    };
-    let rcv_in = |n: &str| match n {
-        "s_valid" => "rcv_s_valid".to_string(),
-        _ => format!("s_rx_{}", &n[2..]),
-    };
-    let cw_in = |n: &str| format!("cw_{n}");
-    let eb_in = |n: &str| format!("eb_{n}");
-    let out_to = |prefix: &str, n: &str| {
-        let w = format!("{prefix}_{}", &n[2..]);
-        let eb_result = prefix == "eb" && ["m_choice_valid", "m_entropy"].contains(&n);
-        (eb_result || has(&glue, &w)).then_some(w)
-    };
-    let insts: [Instance; 4] = [
-        (&snd, "snd_i", "snd", &snd_in),
-        (&rcv, "rcv_i", "rcv", &rcv_in),
-        (&cw, "cw_i", "cw", &cw_in),
-        (&eb, "eb_i", "eb", &eb_in),
-    ];
-
-    use netlist::range;
-    let mut v = String::new();
-    v.push_str("// strack_nic: the STrack NIC blocks composed (see docs/blocks/strack_nic.md).\n");
-    v.push_str("// Generated by strackgen. Structural: the glue and four blocks, wired.\n");
-    v.push_str(&netlist::module_header(TOP, &ports));
-    let glue_result = |p: &Port| p.dir == Dir::Output && p.name.starts_with("m_");
-    for p in glue.ports.iter().filter(|p| !is_top(&p.name)) {
-        v.push_str(&format!("    wire {}{};\n", range(p.width), p.name));
-    }
-    for p in glue.ports.iter().filter(|p| glue_result(p)) {
-        v.push_str(&format!("    wire {}glue_{};\n", range(p.width), p.name));
-    }
-    v.push_str("    wire eb_choice_valid;\n    wire [15:0] eb_entropy;\n");
-    v.push_str("\n    strack_nic__glue glue_i(\n");
-    let conns: Vec<String> = glue
-        .ports
-        .iter()
-        .map(|p| {
-            if glue_result(p) {
-                format!("        .{0}(glue_{0})", p.name)
-            } else {
-                format!("        .{0}({0})", p.name)
-            }
-        })
-        .collect();
-    v.push_str(&conns.join(",\n"));
-    v.push_str("\n    );\n");
-    v.push_str(&format!(
-        "\n    // Every result waits for the last, at stage {total}: the glue's send side {} \
-         cycle(s), the receiver's {}, the cwnd unit's {}, the entropy bitmap's choice {}.\n",
-        delay_of("m_tx_valid"),
-        delay_of("m_rx_valid"),
-        delay_of("m_cwnd_q"),
-        total - eb_stage
-    ));
-    for p in glue.ports.iter().filter(|p| glue_result(p)) {
-        let mut from = format!("glue_{}", p.name);
-        for k in 1..=delay_of(&p.name) {
-            let r = format!("{}_d{k}", p.name);
-            v.push_str(&format!(
-                "    reg {}{r} = 0;\n    always @(posedge clock) {r} <= {from};\n",
-                range(p.width)
-            ));
-            from = r;
-        }
-        v.push_str(&format!("    assign {} = {from};\n", p.name));
-    }
-    let (mut cv, mut ce) = ("eb_choice_valid".to_string(), "eb_entropy".to_string());
-    for k in 1..=(total - eb_stage) {
-        v.push_str(&format!(
-            "    reg eb_choice_valid_d{k} = 0;\n    always @(posedge clock) eb_choice_valid_d{k} <= {cv};\n\
-             \x20   reg [15:0] eb_entropy_d{k} = 0;\n    always @(posedge clock) eb_entropy_d{k} <= {ce};\n"
-        ));
-        cv = format!("eb_choice_valid_d{k}");
-        ce = format!("eb_entropy_d{k}");
-    }
-    v.push_str(&format!(
-        "    assign m_tx_entropy = m_tx_valid && {cv} ? {{16'd0, {ce}}} : 32'd0;\n"
-    ));
-    for (b, inst, prefix, input) in insts {
-        v.push_str(&format!("\n    strack_nic__{} {inst}(\n", b.name));
-        let mut conns = Vec::new();
-        for p in &b.ports {
-            let to = match (p.dir, p.name.as_str()) {
-                (Dir::Input, "clock") => "clock".to_string(),
-                (Dir::Input, "m_ready") => "1'b1".to_string(),
-                (Dir::Input, n) => {
-                    let w = input(n);
-                    if !is_top(&w) && !has(&glue, &w) {
-                        return Err(HdlError::Config {
-                            block: TOP.into(),
-                            message: format!("input `{n}` of {} would be undriven", b.name),
-                        });
-                    }
-                    w
-                }
-                (Dir::Output, n) => out_to(prefix, n).unwrap_or_default(),
-            };
-            conns.push(format!("        .{}({to})", p.name));
-        }
-        v.push_str(&conns.join(",\n"));
-        v.push_str("\n    );\n");
-    }
-    v.push_str(&format!("endmodule // {TOP}\n\n"));
-    v.push_str(&glue.verilog);
-    for b in [&snd, &rcv, &cw, &eb] {
-        v.push('\n');
-        v.push_str(&prefixed(b, TOP));
-    }
-    Ok(Block {
-        name: TOP.into(),
-        verilog: v,
-        latency: total,
-        events_per_clock: 1,
-        ports,
-    })
-}
-
-/// A block inside the NIC: its generated text, instance name, glue-wire prefix, and what
-/// drives each of its inputs.
-type Instance<'a> = (&'a Block, &'a str, &'a str, &'a dyn Fn(&str) -> String);
 
 /// Block `b`'s Verilog with its modules renamed `prefix__<module>`.
 fn prefixed(b: &Block, prefix: &str) -> String {

@@ -60,16 +60,6 @@ pub const SACK_INITIAL_PSN: u32 = (1 << 24) - 300;
 /// 16 KiB below the 2^32 wrap, so a connection's counters cross it within its first packets.
 pub const NIC_SENDER_INITIAL_BYTES: u32 = u32::MAX - (16 << 10) + 1;
 
-/// The composed NIC's sweep design: the small SACK design with 16 paths, a 5 us bitmap reset
-/// and a 16 KiB window cap, so every block reaches its corners.
-pub fn small_nic_config() -> strack_config::Config {
-    let mut c = small_sack_config();
-    c.entropy_bitmap.max_paths = 16;
-    c.entropy_bitmap.bitmap_reset_interval_ns = Some(5_000);
-    c.cwnd_unit.max_cwnd_bytes = Some(16_384);
-    c
-}
-
 /// The load table's sweep: (links, slots, load_bits). 8-bit loads saturate quickly; 4 links
 /// make back-to-back packets on one link common.
 pub fn load_table_4x4_config() -> strack_config::Config {

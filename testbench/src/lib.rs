@@ -23,7 +23,6 @@ pub mod nic_sender;
 pub mod nic_tx;
 pub mod sack_receiver;
 pub mod sack_sender;
-pub mod strack_nic;
 pub mod traffic;
 pub mod tx_sched;
 

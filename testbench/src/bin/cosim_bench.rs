@@ -11,20 +11,18 @@ use strack_config::{LINE_RATE_PPS, LINE_RATE_SACKS};
 use testbench::configs::{
     context_pipe_small_config, load_table_4x4_config, load_table_64x16_config,
     load_table_8x10_config, nic_rx_small_config, nic_sender_small_config, small_config,
-    small_cwnd_config, small_nic_config, small_sack_config, NIC_SENDER_INITIAL_BYTES,
-    SACK_INITIAL_PSN,
+    small_cwnd_config, small_sack_config, NIC_SENDER_INITIAL_BYTES, SACK_INITIAL_PSN,
 };
 use testbench::designs::{
     ContextPipeDefault, ContextPipeSmall, CwndUnitDefault, CwndUnitSmall, EntropyBitmapDefault,
     EntropyBitmapSmall, NicDefault, NicRxSmall, NicSmall, NicTxSmall, SackReceiverDefault,
-    SackReceiverSmall, SackSenderDefault, SackSenderSmall, StrackNicDefault, StrackNicSmall,
+    SackReceiverSmall, SackSenderDefault, SackSenderSmall,
 };
 use testbench::designs::{LoadTable4x4, LoadTable64x16, LoadTable8x10, LoadTableDefault};
 use testbench::load::{self, Ids};
 use testbench::{
     context_pipe, cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, nic_rx, nic_tx,
-    resolved_stimulus, run, run_bare, run_model, sack_receiver, sack_sender, strack_nic,
-    CosimBlock, Dut,
+    resolved_stimulus, run, run_bare, run_model, sack_receiver, sack_sender, CosimBlock, Dut,
 };
 
 struct Row {
@@ -100,16 +98,6 @@ fn tx<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: u
         design,
         make,
         || sack_sender::Block::new(cfg, SACK_INITIAL_PSN),
-        &stim,
-    )
-}
-
-fn nic<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
-    let stim = strack_nic::stream(cfg, strack_nic::demo_mix(7, cycles));
-    measure(
-        design,
-        make,
-        || strack_nic::Block::new(cfg, SACK_INITIAL_PSN),
         &stim,
     )
 }
@@ -385,18 +373,6 @@ fn main() {
             "sack_sender_small",
             SackSenderSmall::new,
             &small_sack_config()
-        ),
-        row!(
-            nic,
-            "strack_nic_default",
-            StrackNicDefault::new,
-            &Config::default()
-        ),
-        row!(
-            nic,
-            "strack_nic_small",
-            StrackNicSmall::new,
-            &small_nic_config()
         ),
         row!(
             lt,

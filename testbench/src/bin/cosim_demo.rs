@@ -6,11 +6,11 @@ use golden_model::Config;
 use testbench::configs::{NIC_SENDER_INITIAL_BYTES, SACK_INITIAL_PSN};
 use testbench::designs::{
     CwndUnitDefault, EntropyBitmapDefault, LoadTableDefault, NicDefault, SackReceiverDefault,
-    SackSenderDefault, StrackNicDefault,
+    SackSenderDefault,
 };
 use testbench::{
     cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, nic, run, sack_receiver, sack_sender,
-    strack_nic, CosimBlock, Dut,
+    CosimBlock, Dut,
 };
 
 /// Run `stim` through the RTL and the model; print what was compared and the coverage of the
@@ -112,13 +112,6 @@ fn main() -> std::process::ExitCode {
         ),
         SackSenderDefault::new,
         || sack_sender::Block::new(&cfg, SACK_INITIAL_PSN),
-        &stim,
-    ) && ok;
-    let stim = strack_nic::stream(&cfg, strack_nic::demo_mix(1, cycles));
-    let ok = show(
-        "strack_nic (the four blocks composed; closed loop with a peer model NIC)",
-        StrackNicDefault::new,
-        || strack_nic::Block::new(&cfg, SACK_INITIAL_PSN),
         &stim,
     ) && ok;
     let stim = fixed_stimulus(load_table::stimulus(&cfg, 5_000..15_000), cycles, 1);
