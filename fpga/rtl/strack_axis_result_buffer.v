@@ -13,8 +13,8 @@
 // itself; results that come out during rst are dropped and still counted). F > 0: rst resets
 // the core too, and no event taken before rst may come out after it: the count of steps in
 // flight restarts at 0 and the core's results on the F cycles after rst are discarded. F must
-// be the core's latency, and the core must take no step in the F cycles after rst (a core
-// that sweeps its state after a reset does not).
+// be the core's latency: no step is taken while rst is high, so a step taken after it comes out
+// after the window.
 `default_nettype none
 module strack_axis_result_buffer #(
     parameter integer WIDTH  = 8,

@@ -1,8 +1,10 @@
-// Test bench of nic_axis (run by tests/fpga.rs under Icarus Verilog).
+// Test bench of nic_axis (run by tests/fpga.rs, built by Verilator as a stand-alone simulation).
 //
-// The wrapper runs beside a bare `nic` core offered exactly what the wrapper offers its own core
-// (the wrapper's core_*_valid), with the fields cut from the beats by the documented layout
-// (part-selects at the offsets in nic_axis.v's header, not the wrapper's concatenation). Checks:
+// The wrapper runs beside a bare `nic` core offered what the documented credit rule allows (this
+// bench's own count per side of the shell's events taken and not yet consumed, against each
+// FIFO's depth; an open needs room on both sides), with the fields cut from the beats by the
+// documented layout (part-selects at the offsets in nic_axis.v's header, not the wrapper's
+// concatenation). Checks:
 // - every beat on m_axis_send / m_axis_recv equals the bare core's next result of an event the
 //   shell offered (timer-scan results left out), in order, none lost or repeated;
 // - a beat is accepted on an input exactly when the bare core takes that event;
@@ -77,6 +79,17 @@ module tb;
 
     // ------------------------------------------------------------------ the bare core
     wire ref_open_r, ref_sack_r, ref_db_r, ref_txop_r, ref_pkt_r, ref_ready;
+    // The credit rule, kept here: results owed per side (events taken since the last reset,
+    // less beats consumed) below the FIFO's depth.
+    localparam integer DEPTH_SEND = 1 << $clog2(LS + 2), DEPTH_RECV = 1 << $clog2(LR + 2);
+    integer send_owed = 0, recv_owed = 0;
+    wire send_room = !rst && send_owed < DEPTH_SEND;
+    wire recv_room = !rst && recv_owed < DEPTH_RECV;
+    wire off_open = open_v && send_room && recv_room;
+    wire off_sack = sack_v && send_room;
+    wire off_db   = db_v && send_room;
+    wire off_txop = txop_v && send_room;
+    wire off_pkt  = pkt_v && recv_room;
     wire        rs_valid, rr_valid;
     wire [2:0]  rs_source;
     wire [159:0]      ref_send;   // packed by the documented offsets
@@ -89,19 +102,19 @@ module tb;
     assign ref_send[128 +: 3] = rs_source;
     nic bare (
         .clock(clk), .s_reset(rst), .s_now(now),
-        .s_open_valid(dut.core_open_valid), .s_open_ready(ref_open_r),
+        .s_open_valid(off_open), .s_open_ready(ref_open_r),
         .s_open_psn(open_d[0 +: 32]), .s_open_peer_psn(open_d[32 +: 32]),
         .s_open_conn(open_d[64 +: 16]),
-        .s_sack_valid(dut.core_sack_valid), .s_sack_ready(ref_sack_r),
+        .s_sack_valid(off_sack), .s_sack_ready(ref_sack_r),
         .s_sack_epsn(sack_d[0 +: 32]), .s_sack_base(sack_d[32 +: 32]),
         .s_sack_bytes(sack_d[64 +: 32]), .s_sack_ooo(sack_d[96 +: 32]),
         .s_sack_ts(sack_d[128 +: 32]), .s_sack_entropy(sack_d[160 +: 32]),
         .s_sack_conn(sack_d[192 +: 16]), .s_sack_probe(sack_d[208]), .s_sack_ecn(sack_d[209]),
         .s_sack_bitmap(sack_d[224 +: SB]),
-        .s_doorbell_valid(dut.core_doorbell_valid), .s_doorbell_ready(ref_db_r),
+        .s_doorbell_valid(off_db), .s_doorbell_ready(ref_db_r),
         .s_doorbell_bytes(db_d[0 +: 32]), .s_doorbell_conn(db_d[32 +: 16]),
-        .s_txop_valid(dut.core_txop_valid), .s_txop_ready(ref_txop_r),
-        .s_pkt_valid(dut.core_pkt_valid), .s_pkt_ready(ref_pkt_r),
+        .s_txop_valid(off_txop), .s_txop_ready(ref_txop_r),
+        .s_pkt_valid(off_pkt), .s_pkt_ready(ref_pkt_r),
         .s_pkt_psn(pkt_d[0 +: 32]), .s_pkt_len(pkt_d[32 +: 32]), .s_pkt_entropy(pkt_d[64 +: 32]),
         .s_pkt_ts(pkt_d[96 +: 32]), .s_pkt_conn(pkt_d[128 +: 16]), .s_pkt_ecn(pkt_d[144]),
         .s_pkt_probe(pkt_d[145]), .s_pkt_ack_req(pkt_d[146]),
@@ -251,11 +264,21 @@ module tb;
             end
         end
         // Accepted on the stream exactly when the bare core takes the event.
-        if ((open_v && open_r) !== (dut.core_open_valid && ref_open_r)) fail("open handshake");
-        if ((sack_v && sack_r) !== (dut.core_sack_valid && ref_sack_r)) fail("SACK handshake");
-        if ((db_v && db_r) !== (dut.core_doorbell_valid && ref_db_r)) fail("doorbell handshake");
-        if ((txop_v && txop_r) !== (dut.core_txop_valid && ref_txop_r)) fail("txop handshake");
-        if ((pkt_v && pkt_r) !== (dut.core_pkt_valid && ref_pkt_r)) fail("packet handshake");
+        if ((open_v && open_r) !== (off_open && ref_open_r)) fail("open handshake");
+        if ((sack_v && sack_r) !== (off_sack && ref_sack_r)) fail("SACK handshake");
+        if ((db_v && db_r) !== (off_db && ref_db_r)) fail("doorbell handshake");
+        if ((txop_v && txop_r) !== (off_txop && ref_txop_r)) fail("txop handshake");
+        if ((pkt_v && pkt_r) !== (off_pkt && ref_pkt_r)) fail("packet handshake");
+        if (rst) begin
+            send_owed <= 0;
+            recv_owed <= 0;
+        end else begin
+            send_owed <= send_owed - (send_v && send_rdy ? 1 : 0)
+                + ((off_open && ref_open_r) || (off_sack && ref_sack_r) || (off_db && ref_db_r)
+                   || (off_txop && ref_txop_r) ? 1 : 0);
+            recv_owed <= recv_owed - (recv_v && recv_rdy ? 1 : 0)
+                + ((off_open && ref_open_r) || (off_pkt && ref_pkt_r) ? 1 : 0);
+        end
         if (dut.send_results.fifo.s_axis_tvalid && !dut.send_results.fifo.s_axis_tready)
             fail("send result FIFO overflow");
         if (dut.recv_results.fifo.s_axis_tvalid && !dut.recv_results.fifo.s_axis_tready)
@@ -263,7 +286,7 @@ module tb;
         if (started && cycle == RESET_AT
             && !(dut.send_results.inflight_reg != 0 && dut.recv_results.inflight_reg != 0))
             fail("nothing in flight at the reset");
-        if (started && cycle >= FULL_AT + 100 && cycle < STALL_AT && !(dut.send_room && dut.recv_room))
+        if (started && cycle >= FULL_AT + 100 && cycle < STALL_AT && !(send_room && recv_room))
             held_back = held_back + 1;
         if (started && cycle >= STALL_AT && cycle < STALL_AT + 400) begin
             if (dut.send_results.fifo_count > send_max) send_max = dut.send_results.fifo_count;
