@@ -292,10 +292,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 Block::Nic => {
                     // Every connection at PSN 0 until opened; the trace starts once the
                     // power-on sweep is over (the model stepped idle until status_ready).
-                    let mut m = nic::Nic::new(&cfg, 0);
-                    while !m.ready() {
-                        m.step(&nic::In::default());
-                    }
+                    let mut m = nic::Nic::after_sweep(&cfg, 0);
                     replay(reader, |i: &nic::In| m.step(i))
                 }
                 Block::LoadTable => {

@@ -136,10 +136,7 @@ fn replay_runs_every_block_like_the_library() {
     let mut tx = sack_sender::SackSender::from_config(&cfg);
     check_replay("sack_sender", |i: &sack_sender::In| tx.step(i));
     // The NIC's replay starts once the power-on sweep is over.
-    let mut nic = nic::Nic::new(&cfg, 0);
-    while !nic.ready() {
-        nic.step(&nic::In::default());
-    }
+    let mut nic = nic::Nic::after_sweep(&cfg, 0);
     check_replay("nic", |i: &nic::In| nic.step(i));
     let mut lt = load_table::LoadTable::from_config(&cfg);
     check_replay("load_table", |i: &load_table::In| lt.step(i));

@@ -346,11 +346,19 @@ fn run_load_table_bench(config: &str) {
     succeeded(&out, &format!("{config}: iverilog"));
     let out = Command::new("vvp").arg("-n").arg(&vvp).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains("PASS") && !text.contains("FAIL"),
-        "{config}: the load table wrapper's test bench fails:\n{text}"
+    assert_passed(
+        &text,
+        &format!("{config}: the load table wrapper's test bench"),
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A test bench's verdict: it printed PASS and no FAIL.
+fn assert_passed(text: &str, what: &str) {
+    assert!(
+        text.contains("PASS") && !text.contains("FAIL"),
+        "{what} fails:\n{text}"
+    );
 }
 
 /// Run fpga/sim/tb_nic_axis.v against the NIC of `config`, built by Verilator as a stand-alone
@@ -416,32 +424,28 @@ fn load_table_wrapper_passes_its_test_bench_small_config() {
 #[test]
 fn nic_wrapper_passes_its_test_bench_default_config() {
     let text = run_nic_bench("configs/default.toml", false);
-    assert!(
-        text.contains("PASS") && !text.contains("FAIL"),
-        "default: the NIC wrapper's test bench fails:\n{text}"
-    );
+    assert_passed(&text, "default: the NIC wrapper's test bench");
 }
 
+/// 4 connections: ids collide on every side.
 #[test]
-fn nic_wrapper_passes_its_test_bench_small_config_and_fails_a_broken_wrapper() {
-    let text = run_nic_bench("configs/small.toml", false);
-    assert!(
-        text.contains("PASS") && !text.contains("FAIL"),
-        "small: the NIC wrapper's test bench fails:\n{text}"
-    );
-    let text = run_nic_bench("configs/small.toml", true);
+fn nic_wrapper_passes_its_test_bench_tiny_config_and_fails_a_broken_wrapper() {
+    let text = run_nic_bench("configs/tiny.toml", false);
+    assert_passed(&text, "tiny: the NIC wrapper's test bench");
+    let text = run_nic_bench("configs/tiny.toml", true);
     assert!(
         text.contains("FAIL") && !text.contains("PASS"),
-        "small: the bench passes a wrapper that keeps results across a reset:\n{text}"
+        "tiny: the bench passes a wrapper that keeps results across a reset:\n{text}"
     );
 }
 
-/// CI's check of the open flow (issue 5: the flow runs and writes its report on a small
-/// config; the figures are not checked): four blocks out of context, placed and routed, and the
-/// ECP5 board top synthesised and packed with its pins and PLL, then stopped at a 2-minute
-/// budget (routing it takes 5 minutes of CI's 40; `make synth` routes it). `sack_sender` and
-/// the NIC's blocks are left to `make synth`: they take the longest to place and route at any
-/// config (docs/timing.md). Needs Yosys and nextpnr-ecp5 (`make deps` installs them).
+/// CI's check of the open flow (the flow runs and writes its report on a small config; the
+/// figures are not checked): four blocks out of context, synthesised, placed and routed.
+/// `sack_sender`, the NIC's blocks and the ECP5 board top are left to `make synth`: they take
+/// the longest to synthesise and route at any config (the top's synthesis alone takes about 6
+/// minutes, at 4 connections as at 1024; docs/timing.md). The top's pins and I/O types are
+/// checked against its constraints above. Needs Yosys and nextpnr-ecp5 (`make deps` installs
+/// them).
 #[test]
 fn report_flow_runs_on_the_small_config() {
     let _heavy = heavy();
@@ -452,6 +456,7 @@ fn report_flow_runs_on_the_small_config() {
         .args([
             "--blocks",
             &blocks.join(","),
+            "--no-top",
             "--progress-secs",
             "60",
             "--pnr-budget-mins",
@@ -464,7 +469,7 @@ fn report_flow_runs_on_the_small_config() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "strackgen report fails:\n{stderr}");
-    for b in blocks.iter().chain(&["ecp5_evn top"]) {
+    for b in blocks {
         assert!(
             stderr.contains(&format!("{b}: synthesis and place-and-route")),
             "no progress line for {b}:\n{stderr}"
@@ -473,15 +478,13 @@ fn report_flow_runs_on_the_small_config() {
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("timing.json")).unwrap()).unwrap();
     let rows = json["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), blocks.len() + 1, "a row per block and the top");
-    for row in rows {
+    assert_eq!(rows.len(), blocks.len(), "a row per block, no top");
+    for (row, b) in rows.iter().zip(blocks) {
+        assert_eq!(row["block"], b);
         assert_eq!(row["config"], "small");
         assert!(row["error"].is_null(), "{row}");
         assert!(row["lut4"].as_u64().unwrap() > 0, "{row}");
         assert!(row["ff"].as_u64().unwrap() > 0, "{row}");
-    }
-    for (row, b) in rows.iter().zip(blocks) {
-        assert_eq!(row["block"], b);
         assert!(row["unfinished"].is_null(), "{row}");
         assert!(row["fmax_mhz"].as_f64().unwrap() > 0.0, "{row}");
         assert_eq!(row["events_per_clock"], 1);
@@ -489,27 +492,9 @@ fn report_flow_runs_on_the_small_config() {
         let margin = row["line_rate_margin"].as_f64().unwrap();
         assert!((eps / 24_414_062.5 - margin).abs() < 1e-9, "{row}");
     }
-    let top = &rows[blocks.len()];
-    assert_eq!(top["block"], "top (fpga/ecp5_evn)");
-    assert!(
-        top["latency"].is_null(),
-        "the top has no latency of its own"
-    );
-    // Packed (its pins, I/O types and PLL accepted), then stopped at the budget; a top that
-    // routes in under 2 minutes is a finished row, with its routed text config for ecppack.
-    match top["unfinished"].as_str() {
-        Some(u) => assert!(u.contains("2-minute budget"), "{top}"),
-        None => {
-            assert!(top["fmax_mhz"].as_f64().unwrap() > 0.0, "{top}");
-            assert!(
-                out.join("top_ecp5_evn.config").is_file(),
-                "the routed top's text config (for ecppack)"
-            );
-        }
-    }
     let md = std::fs::read_to_string(out.join("timing.md")).unwrap();
     let stdout = String::from_utf8_lossy(&run.stdout);
-    for b in blocks.iter().chain(&["top (fpga/ecp5_evn)"]) {
+    for b in blocks {
         assert!(md.contains(&format!("| {b} | small |")), "{md}");
         assert!(
             stdout.contains(&format!("| {b} | small |")),

@@ -105,6 +105,16 @@ impl Nic {
         }
     }
 
+    /// As [`Nic::new`], stepped idle until the power-on sweep is over (`status_ready`): where
+    /// a trace or a test starts.
+    pub fn after_sweep(cfg: &Config, initial_psn: u32) -> Self {
+        let mut n = Self::new(cfg, initial_psn);
+        while !n.ready() {
+            n.step(&In::default());
+        }
+        n
+    }
+
     pub fn connections(&self) -> u32 {
         self.tx.connections()
     }
