@@ -437,9 +437,9 @@ fn nic_wrapper_passes_its_test_bench_tiny_config_and_fails_a_broken_wrapper() {
 /// NIC's blocks and the ECP5 board top are left to `make synth`: they take the longest to
 /// synthesise and route at any config (the top's synthesis alone takes about 6 minutes, at 4
 /// connections as at 1024; docs/timing.md). The top's pins and I/O types are checked against
-/// its constraints above. Each block routes in about a minute; the 5-minute budget is a
-/// ceiling that holds beside the other tests of this file on 2 cores. Needs Yosys and
-/// nextpnr-ecp5 (`make deps` installs them).
+/// its constraints above. The 5-minute budget is a ceiling for the other tests of this file
+/// running beside it on 2 cores, not a target. Needs Yosys and nextpnr-ecp5 (`make deps`
+/// installs them).
 #[test]
 fn report_flow_runs_on_the_small_config() {
     let out = std::env::temp_dir().join(format!("strackgen-report-{}", std::process::id()));
