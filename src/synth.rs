@@ -1115,7 +1115,7 @@ mod tests {
     fn an_unfinished_run_is_a_row_that_says_how_far_it_got() {
         let job = Job {
             block: None,
-            name: "sack_sender",
+            name: "nic_sender",
             config: "default",
             device: "x".into(),
         };
@@ -1131,7 +1131,7 @@ mod tests {
         let md = markdown(std::slice::from_ref(&r));
         assert!(
             md.contains(
-                "| sack_sender | default | 4034 | 4357 | 2 | 18 | not routed: nextpnr stopped at \
+                "| nic_sender | default | 4034 | 4357 | 2 | 18 | not routed: nextpnr stopped at \
                  the 30-minute budget while routing; 60.50 estimated after placement | no |"
             ),
             "{md}"

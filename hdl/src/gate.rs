@@ -2,8 +2,8 @@
 //! `verilator --lint-only -Wall` (only the waivers in `hdl/lint/verilator.vlt`), compiles in
 //! Icarus (`iverilog -g2005`), and passes a Yosys check (`hierarchy -check; proc; flatten; check
 //! -assert`, plus a full `synth -noshare` when `full_synth`). `-noshare` skips Yosys 0.23's
-//! SAT-based resource sharing, which ran out of memory (killed after 4 minutes) on the SACK
-//! receiver's mux trees; without it the same synthesis takes seconds.
+//! SAT-based resource sharing, which ran out of memory (killed after 4 minutes) on the (since
+//! removed) stand-alone SACK receiver's mux trees; without it the same synthesis takes seconds.
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -23,8 +23,6 @@ pub mod nic_entropy;
 pub mod nic_rx;
 pub mod nic_sender;
 pub mod nic_tx;
-pub mod sack_receiver;
-pub mod sack_sender;
 pub mod seq;
 pub mod tx_sched;
 
@@ -34,14 +32,7 @@ use strack_config::Config;
 
 /// The cores a user deploys (`strackgen verilog` writes them): the stand-alone STrack blocks,
 /// the multi-connection NIC and the load table, in dependency order.
-pub const BLOCKS: &[&str] = &[
-    "entropy_bitmap",
-    "cwnd_unit",
-    "sack_receiver",
-    "sack_sender",
-    "nic",
-    "load_table",
-];
+pub const BLOCKS: &[&str] = &["entropy_bitmap", "cwnd_unit", "nic", "load_table"];
 
 /// The multi-connection NIC's parts (`docs/blocks/nic.md`), each generated on its own too:
 /// co-simulated and timed as blocks (inside `nic` they are its sub-modules).
@@ -76,21 +67,11 @@ pub enum Fault {
     EntropyBitmapBitSense,
     /// `cwnd_unit`: the fairness increase is never applied.
     CwndUnitNoFairness,
-    /// `sack_receiver`: the head-fill SACK trigger never fires.
-    SackReceiverNoHeadFill,
-    /// `sack_sender`: the OOO-count loss detector never fires.
-    SackSenderNoOoo,
-    /// `sack_receiver`, `sack_sender` (and the NIC): the PSN order's old rule, `a` below `b`
-    /// when `(b - a) mod 2^24` is in `1..2^23` (the distance `2^23` neither below nor above).
-    PsnOrderOldRule,
     /// `cwnd_unit`: `acked/w` capped just below 4 (the old rule).
     CwndUnitRatioCap,
     /// `cwnd_unit`: the achievedBDP cut tested as `achievedBDP < floor(max_cwnd / 8)` (the
     /// old rule).
     CwndUnitRoundedBdpTest,
-    /// `sack_sender`: new data limited by the bytes in flight alone, not by the PSN span
-    /// (`snd_nxt - snd_una < rx_window`).
-    SackSenderByteWindowOnly,
     /// `load_table`: the read-modify-write forwarding is off (back-to-back packets on one link
     /// read a stale row).
     LoadTableNoForward,
@@ -170,8 +151,8 @@ pub enum HdlError {
 /// Generate block `name` for `cfg`. The config is validated first; errors name the block.
 ///
 /// rust-hdl keeps wide values as `[bool; N]` arrays on the stack, and building the wide blocks
-/// (the SACK sender's length array is 16 x `rx_window` bits) needs more stack than a default
-/// thread has, so generation runs on a thread of its own with a large stack.
+/// (the NIC's per-connection records and context stores hold `rx_window`-bit bitmaps) needs
+/// more stack than a default thread has, so generation runs on a thread of its own with a large stack.
 pub fn generate(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     const STACK: usize = 1 << 30;
     let (name, cfg, opts) = (name.to_string(), cfg.clone(), opts.clone());
@@ -212,8 +193,6 @@ fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlE
     match name {
         "entropy_bitmap" => entropy_bitmap_block(cfg, opts),
         "cwnd_unit" => cwnd_unit_block(cfg, opts),
-        "sack_receiver" => sack_receiver_block(cfg, opts),
-        "sack_sender" => sack_sender_block(cfg, opts),
         "load_table" => load_table_block(cfg, opts),
         "context_pipe" | "context_pipe_wide" => Ok(context_pipe_block(name, cfg, opts)),
         "nic_rx" => nic_rx_block(cfg, opts),
@@ -395,24 +374,6 @@ fn sack_block(
         ),
     })?;
     Ok(finish(block, &raw, latency))
-}
-
-fn sack_receiver_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
-    let (mtu, coalesce) = (cfg.network.mtu_bytes, cfg.sack.ack_coalesce_bytes);
-    let fault = opts.fault == Some(Fault::SackReceiverNoHeadFill);
-    let old_rule = opts.fault == Some(Fault::PsnOrderOldRule);
-    let psn = opts.initial_psn;
-    macro_rules! make {
-        ($W:literal, $SB:literal) => {
-            emit(sack_receiver::SackReceiverRtl::<$W, $SB>::new(
-                mtu, coalesce, fault, old_rule, psn,
-            ))
-        };
-    }
-    let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);
-    sack_block("sack_receiver", cfg, opts, sack_receiver::LATENCY, || {
-        sack_dispatch!(w, sb, make)
-    })
 }
 
 fn nic_rx_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
@@ -647,28 +608,6 @@ fn nic_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
          Structural: the send side, the receive side and the glue of their open port, wired.",
         nic_tx::LATENCY,
     )
-}
-
-fn sack_sender_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
-    let k = sack_sender::SenderConsts {
-        mtu: cfg.network.mtu_bytes,
-        mtu_log2: cfg.mtu_log2(),
-        net_base_rtt_ns: cfg.network.net_base_rtt_ns,
-        probe_interval_ns: cfg.probe_interval_ns(),
-        rto_ns: cfg.sack.rto_ns,
-        ooo_min_threshold: cfg.sack.ooo_min_threshold,
-        initial_psn: opts.initial_psn,
-        fault_no_ooo: opts.fault == Some(Fault::SackSenderNoOoo),
-        fault_old_psn_rule: opts.fault == Some(Fault::PsnOrderOldRule),
-        fault_byte_window_only: opts.fault == Some(Fault::SackSenderByteWindowOnly),
-    };
-    macro_rules! make {
-        ($W:literal, $SB:literal) => {
-            emit(sack_sender::SackSenderRtl::<$W, $SB, { $W * 16 }>::new(&k))
-        };
-    }
-    let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);
-    sack_block("sack_sender", cfg, opts, 1, || sack_dispatch!(w, sb, make))
 }
 
 /// The transmit scheduler at `nic.connections` (validated: a power of two up to 65536).

@@ -1045,7 +1045,7 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
             .get_bits::<32>(self.cfg_off_coal.val().index());
 
         // The prepared values: from the record S3 took at H3, or the event right ahead's new
-        // one. Classify against EPSN and the bitmap (as `sack_receiver`).
+        // one. Classify against EPSN and the bitmap (as the model's `SackReceiver`).
         self.p_below.next = self.b_below.q.val();
         self.p_inwin.next = self.b_inwin.q.val();
         self.p_zero.next = self.b_zero.q.val();

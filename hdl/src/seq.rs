@@ -1,8 +1,8 @@
 //! The RTL's one PSN order (`docs/golden-model.md`, "Serial compare"; the model's
 //! `golden_model::seq::psn_lt`): PSN `a` is below PSN `b` when `(b - a) mod 2^24` is in
-//! `1..=2^23`. Every serial comparison in the SACK blocks is an instance of [`PsnBelow`], so
-//! the rule is written once and the co-sim's broken variant (`Fault::PsnOrderOldRule`) changes
-//! it everywhere at once.
+//! `1..=2^23`. Every serial comparison in the SACK logic (`nic_rx`, `nic_sender`) is an
+//! instance of [`PsnBelow`], so the rule is written once. The old rule stays selectable
+//! (`PsnBelow::new(true)`) for this file's test, which simulates both.
 //!
 //! In hardware the rule is one bit: `(b - a) mod 2^24` in `1..=2^23` is `(a - b) mod 2^24` in
 //! `2^23..2^24`, bit 23 of the difference. The old rule (`1..2^23`, the distance `2^23`
@@ -20,7 +20,7 @@ pub struct PsnBelow<const N: usize> {
     pub d: Signal<In, Bits<32>>,
     /// Bit `i`: `a + i` is below `b`.
     pub below: Signal<Out, Bits<N>>,
-    /// 1: the old rule (the fault variant).
+    /// 1: the old rule (only this file's test sets it).
     c_old_rule: Constant<Bit>,
     c_low23: Constant<Bits<32>>,
     d_i: Signal<Local, Bits<32>>,

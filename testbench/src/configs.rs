@@ -40,8 +40,9 @@ pub fn wide_cwnd_config() -> strack_config::Config {
     c
 }
 
-/// The SACK receiver's sweep design: a 32-PSN window, 8-bit segments, 3000-byte coalescing, a
-/// 1 KiB MTU and a 30 KiB window cap (the most a 32-PSN window allows: 30 packets + 2).
+/// The small SACK config, which the NIC's small SACK designs build on: a 32-PSN window, 8-bit
+/// segments, 3000-byte coalescing, a 1 KiB MTU and a 30 KiB window cap (the most a 32-PSN
+/// window allows: 30 packets + 2).
 pub fn small_sack_config() -> strack_config::Config {
     let mut c = strack_config::Config::default();
     c.network.mtu_bytes = 1024;

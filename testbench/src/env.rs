@@ -1,5 +1,5 @@
-//! The closed-loop co-simulations' environment: an absolute clock over the wrapping 32-bit ns
-//! time, and a model link (a queue of items with arrival times).
+//! The SACK sender's closed loop's environment (`sack_sender::ClosedLoop`): an absolute clock
+//! over the wrapping 32-bit ns time, and a model link (a queue of items with arrival times).
 
 use std::collections::BTreeMap;
 

@@ -286,8 +286,8 @@ pub trait CosimBlock {
     /// models that need to know what is still in flight (the cwnd unit's window).
     fn advance(&mut self, _fired: bool) {}
 
-    /// Closed-loop blocks: the concrete inputs of this cycle, from the stimulus and the state of
-    /// the environment the model side keeps (say, the SACK due at the head of a model link).
+    /// Closed-loop blocks: the concrete inputs of this cycle, from the stimulus and the state
+    /// the model side keeps (say, a SACK forged from its connection's state when offered).
     /// It changes nothing: an offer that is not taken is offered again. Both the RTL and the
     /// model get the result. Open-loop blocks: the stimulus as it is.
     fn resolve(&self, _now: u32, s: &Self::Stim) -> Self::Stim {

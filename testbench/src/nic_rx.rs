@@ -39,7 +39,7 @@ const DROPPED: usize = LATENCY - 4;
 pub enum Psn {
     /// As the stream made it.
     Abs,
-    /// Half the space from the connection's state (as `sack_receiver`'s co-sim).
+    /// Half the space from the connection's state (`sack_receiver::Half`).
     Half(Half),
     /// The connection's EPSN plus this, when the packet is offered.
     Rel(u32),

@@ -1,12 +1,12 @@
-//! Co-simulation of `sack_receiver`: stimulus, coverage and the model's side of the loop.
+//! One connection's packet stream as a SACK receiver sees it (`golden_model::sack_receiver`):
+//! the stimulus of the NIC receive side's co-sim (`nic_rx`), which interleaves one such stream
+//! per connection. (The stand-alone `sack_receiver` RTL block and its co-sim were removed: the
+//! per-connection logic is `nic_rx`'s.)
 
 use golden_model::rng::SplitMix64;
-use golden_model::sack_receiver::{DataPkt, SackReceiver, Verdict};
-use golden_model::seq::{psn_add, psn_lt, psn_sub, PSN_HALF, PSN_MASK};
-use proptest::prelude::*;
+use golden_model::sack_receiver::DataPkt;
+use golden_model::seq::{psn_add, psn_sub};
 use strack_config::Config;
-
-use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
 /// One clock cycle of stimulus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,9 +14,10 @@ pub struct Cycle {
     pub s_valid: bool,
     pub pkt: DataPkt,
     pub m_ready: bool,
+    /// Random input values for a cycle without a packet.
     pub noise: u64,
-    /// A PSN the stream cannot know in advance, placed when the packet is offered
-    /// ([`CosimBlock::resolve`]) half the PSN space from the receiver's state.
+    /// A PSN the stream cannot know in advance, placed by the consumer when the packet is
+    /// offered, half the PSN space from the receiver's state.
     pub half: Option<Half>,
 }
 
@@ -29,235 +30,6 @@ pub enum Half {
     /// there is none).
     Lowest,
 }
-
-pub const COVERAGE_POINTS: &[&str] = &[
-    "in_order",
-    "in_order_advances_over_run",
-    "out_of_order",
-    "duplicate_below_epsn",
-    "duplicate_held",
-    "out_of_window",
-    "probe",
-    "malformed_psn",
-    "malformed_len",
-    "trigger_coalesce",
-    "trigger_head_fill",
-    "trigger_ack_req",
-    "trigger_ecn",
-    "segment_from_lowest",
-    "segment_epsn_fallback",
-    "psn_epsn_half_minus_1",
-    "psn_epsn_half",
-    "psn_epsn_half_plus_1",
-    "lowest_replaced_half_apart",
-    "segment_fallback_after_half_duplicate",
-    "psn_wrap",
-    "idle_cycle",
-    "back_pressure",
-];
-
-#[derive(Debug, Clone, Default)]
-pub struct Regs {
-    verdict: u64,
-    trig: [u64; 5],
-    sack_valid: u64,
-    epsn: u64,
-    base: u64,
-    bitmap: u64,
-    bytes: u64,
-    ooo: u64,
-    entropy: u64,
-    ecn: u64,
-    ts: u64,
-    probe: u64,
-}
-
-pub fn verdict_code(v: Verdict) -> u64 {
-    u64::from(v.code())
-}
-
-/// The golden model on the co-sim's side.
-pub struct Block(pub SackReceiver);
-
-impl Block {
-    pub fn new(cfg: &Config, initial_psn: u32) -> Self {
-        let mut r = SackReceiver::from_config(cfg);
-        r.epsn = initial_psn;
-        Block(r)
-    }
-}
-
-impl CosimBlock for Block {
-    type Stim = Cycle;
-    type Regs = Regs;
-    const COVERAGE_POINTS: &'static [&'static str] = COVERAGE_POINTS;
-    const LATENCY: usize = crate::designs::SackReceiverDefault::LATENCY as usize;
-
-    fn dt(_: &Cycle) -> u32 {
-        1
-    }
-    fn s_valid(s: &Cycle) -> bool {
-        s.s_valid
-    }
-    fn m_ready(s: &Cycle) -> bool {
-        s.m_ready
-    }
-
-    fn resolve(&self, _now: u32, c: &Cycle) -> Cycle {
-        let mut c = *c;
-        let r = &self.0;
-        match c.half {
-            Some(Half::Epsn(k)) => {
-                c.pkt.psn = psn_add(r.epsn, (PSN_HALF as i64 + k as i64) as u32);
-            }
-            Some(Half::Lowest) => {
-                c.pkt.psn = psn_add(r.lowest_since_sack.unwrap_or(r.epsn), PSN_HALF);
-            }
-            None => {}
-        }
-        c
-    }
-
-    fn drive(dut: &mut dyn Dut, _now: u32, c: &Cycle) {
-        dut.set("s_valid", c.s_valid as u64);
-        dut.set("m_ready", c.m_ready as u64);
-        let p = if c.s_valid {
-            c.pkt
-        } else {
-            let n = c.noise;
-            DataPkt {
-                psn: n as u32,
-                len: (n >> 32) as u32 & 0x7FF,
-                entropy: (n >> 16) as u32,
-                ecn: n & 1 == 1,
-                ts: (n >> 24) as u32,
-                probe: n & 2 == 2,
-                ack_req: n & 4 == 4,
-            }
-        };
-        dut.set("s_psn", p.psn as u64);
-        dut.set("s_len", p.len as u64);
-        dut.set("s_entropy", p.entropy as u64);
-        dut.set("s_ecn", p.ecn as u64);
-        dut.set("s_ts", p.ts as u64);
-        dut.set("s_probe", p.probe as u64);
-        dut.set("s_ack_req", p.ack_req as u64);
-    }
-
-    fn expected(&self, lat: &OutputStage<Regs>, m_ready: bool) -> PortValues {
-        let o = &lat.out;
-        let c = &self.0.counters;
-        vec![
-            ("s_ready", lat.s_ready(m_ready) as u64),
-            ("m_valid", lat.m_valid as u64),
-            ("m_verdict", o.verdict),
-            ("m_trig_coalesce", o.trig[0]),
-            ("m_trig_head_fill", o.trig[1]),
-            ("m_trig_probe", o.trig[2]),
-            ("m_trig_ack_req", o.trig[3]),
-            ("m_trig_ecn", o.trig[4]),
-            ("m_sack_valid", o.sack_valid),
-            ("m_sack_epsn", o.epsn),
-            ("m_sack_base", o.base),
-            ("m_sack_bitmap", o.bitmap),
-            ("m_sack_bytes_recvd", o.bytes),
-            ("m_sack_ooo_count", o.ooo),
-            ("m_sack_entropy", o.entropy),
-            ("m_sack_ecn", o.ecn),
-            ("m_sack_ts", o.ts),
-            ("m_sack_probe", o.probe),
-            ("status_duplicates", c.duplicates),
-            ("status_out_of_window", c.out_of_window),
-            ("status_malformed", c.malformed),
-        ]
-    }
-
-    fn fire(&mut self, _now: u32, c: &Cycle, cov: &mut Coverage) -> Regs {
-        let r = &mut self.0;
-        let before = r.clone();
-        let p = c.pkt;
-        let o = r.step(&p);
-        if !p.probe && o.verdict != Verdict::Malformed {
-            // Distances from EPSN around half the space (-x is 2^24 - x: both sides).
-            match psn_sub(p.psn, before.epsn).wrapping_sub(PSN_HALF) as i32 {
-                -1 => cov.hit("psn_epsn_half_minus_1"),
-                0 => cov.hit("psn_epsn_half"),
-                1 => cov.hit("psn_epsn_half_plus_1"),
-                _ => {}
-            }
-        }
-        let half_below_lowest = before
-            .lowest_since_sack
-            .is_some_and(|l| psn_sub(l, p.psn) == PSN_HALF);
-        if half_below_lowest && r.lowest_since_sack == Some(p.psn) {
-            cov.hit("lowest_replaced_half_apart");
-        }
-        match o.verdict {
-            Verdict::InOrder => {
-                cov.hit("in_order");
-                if psn_sub(r.epsn, before.epsn) > 1 {
-                    cov.hit("in_order_advances_over_run");
-                }
-            }
-            Verdict::OutOfOrder => cov.hit("out_of_order"),
-            Verdict::Duplicate if psn_lt(p.psn, before.epsn) => cov.hit("duplicate_below_epsn"),
-            Verdict::Duplicate => cov.hit("duplicate_held"),
-            Verdict::OutOfWindow => cov.hit("out_of_window"),
-            Verdict::Probe => cov.hit("probe"),
-            Verdict::Malformed if p.psn > PSN_MASK => cov.hit("malformed_psn"),
-            Verdict::Malformed => cov.hit("malformed_len"),
-        }
-        if r.epsn < before.epsn {
-            cov.hit("psn_wrap");
-        }
-        let t = o.triggers;
-        for (hit, name) in [
-            (t.coalesce, "trigger_coalesce"),
-            (t.head_fill, "trigger_head_fill"),
-            (t.ack_req, "trigger_ack_req"),
-            (t.ecn, "trigger_ecn"),
-        ] {
-            if hit {
-                cov.hit(name);
-            }
-        }
-        let mut regs = Regs {
-            verdict: verdict_code(o.verdict),
-            trig: [t.coalesce, t.head_fill, t.probe, t.ack_req, t.ecn].map(|b| b as u64),
-            ..Regs::default()
-        };
-        if let Some(s) = o.sack {
-            let epsn_seg = r.epsn & !(r.params().sack_bits - 1);
-            if !p.probe {
-                cov.hit(if s.sack_base == epsn_seg {
-                    "segment_epsn_fallback"
-                } else {
-                    "segment_from_lowest"
-                });
-                // The lowest was a duplicate half the space from EPSN (or from the lowest
-                // before it): the segment falls back to EPSN's.
-                if s.sack_base == epsn_seg
-                    && (half_below_lowest || psn_sub(before.epsn, p.psn) == PSN_HALF)
-                {
-                    cov.hit("segment_fallback_after_half_duplicate");
-                }
-            }
-            regs.sack_valid = 1;
-            regs.epsn = s.epsn as u64;
-            regs.base = s.sack_base as u64;
-            regs.bitmap = s.bitmap[0];
-            regs.bytes = s.bytes_recvd as u64;
-            regs.ooo = s.ooo_count as u64;
-            regs.entropy = s.entropy as u64;
-            regs.ecn = s.ecn as u64;
-            regs.ts = s.ts as u64;
-            regs.probe = s.probe as u64;
-        }
-        regs
-    }
-}
-
-// ------------------------------------------------------------------ stimulus
 
 /// Knobs of one stimulus case.
 #[derive(Debug, Clone, Copy)]
@@ -364,26 +136,4 @@ pub fn stream(cfg: &Config, initial_psn: u32, m: Mix) -> Vec<Cycle> {
         });
     }
     out
-}
-
-pub fn stimulus(
-    cfg: Config,
-    initial_psn: u32,
-    packets: std::ops::Range<usize>,
-) -> impl Strategy<Value = Vec<Cycle>> {
-    (any::<u64>(), packets, 0.0f64..0.2, 0.0f64..0.5, 0.0f64..0.1).prop_map(
-        move |(seed, packets, drop, reorder, dup)| {
-            stream(
-                &cfg,
-                initial_psn,
-                Mix {
-                    seed,
-                    packets,
-                    drop,
-                    reorder,
-                    dup,
-                },
-            )
-        },
-    )
 }

@@ -1,18 +1,19 @@
-//! Co-simulation of `sack_sender`, closed loop: the model sender's packets cross a model link
-//! (delay, jitter, loss) to a model receiver, whose SACKs come back over a second link (loss,
-//! blackouts). Forged SACKs are mixed in: malformed fields, stale EPSNs, random segments, and
-//! probe answers. Each cycle the SACK due at the head of the return link (or a forged one) is
-//! resolved into concrete inputs that drive both the RTL and the model.
+//! The SACK sender's closed loop, model only (`golden_model::sack_sender`): the sender's
+//! packets cross a model link (delay, jitter, loss) to a model receiver, whose SACKs come back
+//! over a second link (loss, blackouts). Forged SACKs are mixed in: malformed fields, stale
+//! EPSNs, random segments, and probe answers. Each cycle the SACK due at the head of the return
+//! link (or a forged one) is resolved into the sender's concrete inputs. The send record's
+//! representation test (`tests/sender_representation.rs`) runs on it. (The stand-alone
+//! `sack_sender` RTL block and its co-sim were removed: the per-connection logic is
+//! `nic_sender`'s, co-simulated in `nic_sender.rs`.)
 
 use golden_model::rng::SplitMix64;
 use golden_model::sack_receiver::{DataPkt, Sack, SackReceiver};
-use golden_model::sack_sender::{LossKind, NewPkt, SackSender, SackVerdict, TxKind};
-use golden_model::seq::{psn_add, psn_ahead, psn_sub, PSN_HALF, PSN_MASK};
-use proptest::prelude::*;
+use golden_model::sack_sender::{NewPkt, Out, SackSender, TxKind};
+use golden_model::seq::{psn_add, psn_sub, PSN_HALF, PSN_MASK};
 use strack_config::Config;
 
 use crate::env::{AbsClock, Link};
-use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
 /// Per-case knobs of the environment (carried by every cycle so the model side needs no
 /// other input).
@@ -29,8 +30,12 @@ pub struct Knobs {
 /// One clock cycle of stimulus.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cycle {
+    /// Nanoseconds since the last cycle.
     pub dt: u32,
+    /// Low: the sender does not step this cycle (time passes).
     pub s_valid: bool,
+    /// Whether a consumer of the sender's results would take one this cycle (the closed loop
+    /// steps on every valid cycle and does not read it).
     pub m_ready: bool,
     pub tx_ready: bool,
     pub cwnd: u32,
@@ -41,108 +46,40 @@ pub struct Cycle {
     /// Randomness for forging and for the links this step.
     pub roll: u64,
     pub knobs: Knobs,
-    /// Filled by `resolve`: the SACK presented this cycle.
+    /// Filled by [`ClosedLoop::resolve`]: the SACK presented this cycle.
     pub sack: Option<Sack>,
 }
 
-pub const COVERAGE_POINTS: &[&str] = &[
-    "new",
-    "retransmit",
-    "probe_sent",
-    "sack_accepted",
-    "sack_malformed",
-    "una_by_epsn",
-    "una_by_segment",
-    "loss_ooo",
-    "loss_probe",
-    "loss_timeout",
-    "recovery_exit",
-    "window_closed",
-    "zero_window",
-    "rx_window_full",
-    "span_stop_with_sack_holes",
-    "sack_epsn_half_minus_1",
-    "sack_epsn_half",
-    "sack_epsn_half_plus_1",
-    "sack_base_half_minus_1",
-    "sack_base_half",
-    "sack_base_half_plus_1",
-    "new_rejected",
-    "psn_wrap",
-    "inflight_negative",
-    "idle_cycle",
-    "back_pressure",
-];
-
-#[derive(Debug, Clone, Default)]
-pub struct Regs {
-    tx_valid: u64,
-    tx_psn: u64,
-    tx_len: u64,
-    tx_kind: u64,
-    tx_ack_req: u64,
-    new_accepted: u64,
-    new_rejected: u64,
-    sack_verdict: u64,
-    acked_bytes: u64,
-    loss: u64,
-    recovery_exit: u64,
-    recovery: u64,
-    inflight: u64,
-    snd_una: u64,
-    snd_nxt: u64,
-}
-
 /// The model sender and its environment (links and the peer receiver).
-pub struct Block {
+pub struct ClosedLoop {
     pub sender: SackSender,
     pub peer: SackReceiver,
     data_link: Link<DataPkt>,
     sack_link: Link<Sack>,
     clock: AbsClock,
     dark_until: u64,
-    /// The config's `max_cwnd` (the stimulus also offers larger windows).
-    max_cwnd: u32,
-    /// The model sender's output of the last step fired (read by model-only tests).
-    pub last: Option<golden_model::sack_sender::Out>,
 }
 
-impl Block {
+impl ClosedLoop {
     pub fn new(cfg: &Config, initial_psn: u32) -> Self {
         let mut sender = SackSender::from_config(cfg);
         sender.snd_una = initial_psn;
         sender.snd_nxt = initial_psn;
         let mut peer = SackReceiver::from_config(cfg);
         peer.epsn = initial_psn;
-        Block {
+        ClosedLoop {
             sender,
             peer,
             data_link: Link::default(),
             sack_link: Link::default(),
             clock: AbsClock::default(),
             dark_until: 0,
-            max_cwnd: cfg.max_cwnd_bytes(),
-            last: None,
         }
     }
-}
 
-impl CosimBlock for Block {
-    type Stim = Cycle;
-    type Regs = Regs;
-    const COVERAGE_POINTS: &'static [&'static str] = COVERAGE_POINTS;
-
-    fn dt(c: &Cycle) -> u32 {
-        c.dt
-    }
-    fn s_valid(c: &Cycle) -> bool {
-        c.s_valid
-    }
-    fn m_ready(c: &Cycle) -> bool {
-        c.m_ready
-    }
-
-    fn resolve(&self, now: u32, c: &Cycle) -> Cycle {
+    /// Cycle `c` at time `now` with the SACK it presents filled in: a forged one, or the one
+    /// due at the head of the return link.
+    pub fn resolve(&self, now: u32, c: &Cycle) -> Cycle {
         let mut c = c.clone();
         c.sack = match c.forge {
             Some(kind) => Some(forge_sack(&self.sender, kind, c.roll, now)),
@@ -151,59 +88,13 @@ impl CosimBlock for Block {
         c
     }
 
-    fn drive(dut: &mut dyn Dut, now: u32, c: &Cycle) {
-        dut.set("s_valid", c.s_valid as u64);
-        dut.set("m_ready", c.m_ready as u64);
-        if !c.s_valid {
-            crate::garbage(dut, c.roll);
-            return;
-        }
-        dut.set("s_now", now as u64);
-        dut.set("s_cwnd", c.cwnd as u64);
-        dut.set("s_achieved_bdp", c.achieved_bdp as u64);
-        set_sack(dut, c.sack.as_ref());
-        set_new(dut, c.new_pkt, c.tx_ready);
-    }
-
-    fn expected(&self, lat: &OutputStage<Regs>, m_ready: bool) -> PortValues {
-        let o = &lat.out;
-        let k = &self.sender.counters;
-        let w = |v: u64| v & 0xFFFF_FFFF;
-        vec![
-            ("s_ready", lat.s_ready(m_ready) as u64),
-            ("m_valid", lat.m_valid as u64),
-            ("m_tx_valid", o.tx_valid),
-            ("m_tx_psn", o.tx_psn),
-            ("m_tx_len", o.tx_len),
-            ("m_tx_kind", o.tx_kind),
-            ("m_tx_ack_req", o.tx_ack_req),
-            ("m_new_accepted", o.new_accepted),
-            ("m_new_rejected", o.new_rejected),
-            ("m_sack_verdict", o.sack_verdict),
-            ("m_acked_bytes", o.acked_bytes),
-            ("m_loss", o.loss),
-            ("m_recovery_exit", o.recovery_exit),
-            ("m_recovery", o.recovery),
-            ("m_inflight", o.inflight),
-            ("m_snd_una", o.snd_una),
-            ("m_snd_nxt", o.snd_nxt),
-            ("status_sacks", w(k.sacks)),
-            ("status_malformed_sacks", w(k.malformed_sacks)),
-            ("status_rejected_new", w(k.rejected_new)),
-            ("status_retransmits", w(k.retransmits)),
-            ("status_probes", w(k.probes)),
-            ("status_loss_ooo", w(k.loss_ooo)),
-            ("status_loss_probe", w(k.loss_probe)),
-            ("status_loss_timeout", w(k.loss_timeout)),
-        ]
-    }
-
-    fn fire(&mut self, now: u32, c: &Cycle, cov: &mut Coverage) -> Regs {
+    /// One step of the sender on the resolved cycle `c`, then the links and the peer receiver
+    /// up to `now`; the sender's output.
+    pub fn step(&mut self, now: u32, c: &Cycle) -> Out {
         let t = self.clock.advance(now);
         if c.forge.is_none() && c.sack.is_some() {
             self.sack_link.pop_due(t);
         }
-        let before = self.sender.clone();
         let input = golden_model::sack_sender::In {
             now,
             cwnd: c.cwnd,
@@ -213,89 +104,6 @@ impl CosimBlock for Block {
             tx_ready: c.tx_ready,
         };
         let o = self.sender.step(&input);
-        self.last = Some(o.clone());
-        let s = &self.sender;
-
-        // Coverage.
-        if let Some(tx) = o.tx {
-            cov.hit(match tx.kind {
-                TxKind::New => "new",
-                TxKind::Retransmit => "retransmit",
-                TxKind::Probe => "probe_sent",
-            });
-        }
-        match o.sack {
-            Some(SackVerdict::Accepted) => {
-                cov.hit("sack_accepted");
-                let k = c.sack.as_ref().unwrap();
-                if psn_ahead(k.epsn, before.snd_una) {
-                    cov.hit("una_by_epsn");
-                }
-                let by_epsn = if psn_ahead(k.epsn, before.snd_una) {
-                    k.epsn
-                } else {
-                    before.snd_una
-                };
-                if s.snd_una != by_epsn {
-                    cov.hit("una_by_segment");
-                }
-            }
-            Some(SackVerdict::Malformed) => cov.hit("sack_malformed"),
-            None => {}
-        }
-        if let Some(k) = &c.sack {
-            // EPSN from snd_una and the segment's base from EPSN around half the PSN space
-            // (-x is 2^24 - x: both sides).
-            let around_half = |d: u32| d.wrapping_sub(PSN_HALF) as i32;
-            match around_half(psn_sub(k.epsn, before.snd_una)) {
-                -1 => cov.hit("sack_epsn_half_minus_1"),
-                0 => cov.hit("sack_epsn_half"),
-                1 => cov.hit("sack_epsn_half_plus_1"),
-                _ => {}
-            }
-            match around_half(psn_sub(k.sack_base, k.epsn)) {
-                -1 => cov.hit("sack_base_half_minus_1"),
-                0 => cov.hit("sack_base_half"),
-                1 => cov.hit("sack_base_half_plus_1"),
-                _ => {}
-            }
-        }
-        match o.loss {
-            Some(LossKind::Ooo) => cov.hit("loss_ooo"),
-            Some(LossKind::Probe) => cov.hit("loss_probe"),
-            Some(LossKind::Timeout) => cov.hit("loss_timeout"),
-            None => {}
-        }
-        if o.recovery_exit {
-            cov.hit("recovery_exit");
-        }
-        if o.new_rejected {
-            cov.hit("new_rejected");
-        }
-        if c.cwnd == 0 {
-            cov.hit("zero_window");
-        }
-        if let Some(n) = c.new_pkt {
-            let legal = n.len >= 1 && n.len <= s.params().mtu;
-            if legal && c.tx_ready && o.tx.is_none() {
-                if before.outstanding() >= s.params().rx_window {
-                    cov.hit("rx_window_full");
-                    // Stopped by the PSN span alone: the bytes in flight are under a window
-                    // no larger than max_cwnd, because acknowledged PSNs lie past a hole.
-                    if s.inflight() < c.cwnd && c.cwnd <= self.max_cwnd && s.acked.any() {
-                        cov.hit("span_stop_with_sack_holes");
-                    }
-                } else {
-                    cov.hit("window_closed");
-                }
-            }
-        }
-        if s.snd_nxt < before.snd_nxt || s.snd_una < before.snd_una {
-            cov.hit("psn_wrap");
-        }
-        if s.inflight_raw() < 0 {
-            cov.hit("inflight_negative");
-        }
 
         // The environment: the packet sent crosses the data link to the peer receiver; the
         // peer's SACKs cross the return link.
@@ -330,70 +138,14 @@ impl CosimBlock for Block {
             self.dark_until = t + 30_000 + r.below(120_000);
         }
 
-        let tx = o.tx;
-        Regs {
-            tx_valid: tx.is_some() as u64,
-            tx_psn: tx.map_or(0, |t| t.psn as u64),
-            tx_len: tx.map_or(0, |t| t.len as u64),
-            tx_kind: tx.map_or(0, |t| match t.kind {
-                TxKind::New => 0,
-                TxKind::Retransmit => 1,
-                TxKind::Probe => 2,
-            }),
-            tx_ack_req: tx.is_some_and(|t| t.ack_req) as u64,
-            new_accepted: o.new_accepted as u64,
-            new_rejected: o.new_rejected as u64,
-            sack_verdict: match o.sack {
-                None => 0,
-                Some(SackVerdict::Accepted) => 1,
-                Some(SackVerdict::Malformed) => 2,
-            },
-            acked_bytes: o.acked_bytes as u64,
-            loss: match o.loss {
-                None => 0,
-                Some(LossKind::Ooo) => 1,
-                Some(LossKind::Probe) => 2,
-                Some(LossKind::Timeout) => 3,
-            },
-            recovery_exit: o.recovery_exit as u64,
-            recovery: o.recovery as u64,
-            inflight: o.inflight as u64,
-            snd_una: o.snd_una as u64,
-            snd_nxt: o.snd_nxt as u64,
-        }
+        o
     }
-}
-
-/// Drive the `s_sack_*` inputs the sender and the NIC share (all 0 without a SACK).
-pub fn set_sack(dut: &mut dyn Dut, sack: Option<&Sack>) {
-    let k = sack.cloned().unwrap_or_default();
-    dut.set("s_sack_valid", sack.is_some() as u64);
-    dut.set("s_sack_epsn", k.epsn as u64);
-    dut.set("s_sack_base", k.sack_base as u64);
-    dut.set("s_sack_bitmap", k.bitmap.first().copied().unwrap_or(0));
-    dut.set("s_sack_bytes_recvd", k.bytes_recvd as u64);
-    dut.set("s_sack_ooo_count", k.ooo_count as u64);
-    dut.set("s_sack_ts", k.ts as u64);
-    dut.set("s_sack_probe", k.probe as u64);
-}
-
-/// Drive the host's offer and the link's readiness.
-pub fn set_new(dut: &mut dyn Dut, new_pkt: Option<NewPkt>, tx_ready: bool) {
-    let n = new_pkt.unwrap_or(NewPkt {
-        len: 0,
-        ack_req: false,
-    });
-    dut.set("s_new_valid", new_pkt.is_some() as u64);
-    dut.set("s_new_len", n.len as u64);
-    dut.set("s_new_ack_req", n.ack_req as u64);
-    dut.set("s_tx_ready", tx_ready as u64);
 }
 
 /// A forged SACK of kind `kind` (0..10) against sender `s`'s current state: 0 EPSN beyond
 /// `snd_nxt`, 1 unaligned base, 2 bytes beyond those sent, 3 a field wider than 24 bits,
 /// 4 a stale EPSN, 5 a probe's quick answer, 8 an EPSN `2^23 + k` from `snd_una`, 9 a
-/// segment `2^23 + k` from the EPSN (`k` in -1..=1), else plausible. Shared with the NIC's
-/// co-sim (kinds 0..8).
+/// segment `2^23 + k` from the EPSN (`k` in -1..=1), else plausible.
 pub fn forge_sack(s: &SackSender, kind: u8, roll: u64, now: u32) -> Sack {
     let p = s.params();
     let sb = p.sack_bits;
@@ -468,8 +220,6 @@ pub fn forge_sack(s: &SackSender, kind: u8, roll: u64, now: u32) -> Sack {
     k
 }
 
-// ------------------------------------------------------------------ stimulus
-
 /// Knobs of one stimulus case.
 #[derive(Debug, Clone, Copy)]
 pub struct Mix {
@@ -532,40 +282,7 @@ pub fn stream(cfg: &Config, m: Mix) -> Vec<Cycle> {
     out
 }
 
-pub fn stimulus(cfg: Config, cycles: std::ops::Range<usize>) -> impl Strategy<Value = Vec<Cycle>> {
-    (
-        any::<u64>(),
-        cycles,
-        0.3f64..1.0,
-        0.6f64..1.0,
-        0.0f64..0.04,
-        (0.0f64..0.08, 0.0f64..0.08, 1_000u32..6_000, 0u32..4_000),
-        prop_oneof![Just(0.0), 0.0f64..0.0005],
-    )
-        .prop_map(
-            move |(seed, cycles, offer, tx_ready, forge, (dd, ds, delay, jitter), blackout)| {
-                stream(
-                    &cfg,
-                    Mix {
-                        seed,
-                        cycles,
-                        offer,
-                        tx_ready,
-                        forge,
-                        knobs: Knobs {
-                            drop_data: dd,
-                            drop_sack: ds,
-                            delay_ns: delay,
-                            jitter_ns: jitter,
-                            blackout,
-                        },
-                    },
-                )
-            },
-        )
-}
-
-/// The fixed mix the demo, the benchmark and the broken-variant test use.
+/// The fixed mix the representation test starts from.
 pub fn demo_mix(seed: u64, cycles: usize) -> Mix {
     Mix {
         seed,

@@ -1,9 +1,9 @@
 //! The send record's compact representation, checked against the SACK sender model before
 //! the multi-connection send side's RTL is built on it (`docs/blocks/nic_tx.md`, "The
 //! sender's record"). The model keeps a `lost` bit per PSN and `bytes_claimed`; the RTL
-//! will keep neither. This test runs the model alone on the stand-alone co-sim's closed
-//! loop (lossy links, blackouts, forged SACKs, PSNs across the 2^24 wrap) and checks, after
-//! every step, that what the RTL will keep determines what the model keeps:
+//! will keep neither. This test runs the model alone on its closed loop
+//! (`testbench::sack_sender`: lossy links, blackouts, forged SACKs, PSNs across the 2^24 wrap)
+//! and checks, after every step, that what the RTL will keep determines what the model keeps:
 //!
 //! 1. Outside recovery no PSN is lost. In recovery the lost PSNs are exactly the unacked
 //!    PSNs of `[rtx, recovery_hi]` inside the window, for a pointer `rtx` that moves only
@@ -29,8 +29,7 @@ use golden_model::sack_sender::{SackSender, SackVerdict, TxKind};
 use golden_model::seq::{psn_add, psn_ahead, psn_sub};
 use golden_model::Config;
 use testbench::configs::{small_sack_config, SACK_INITIAL_PSN};
-use testbench::sack_sender::{demo_mix, stream, Block, Knobs, Mix};
-use testbench::{CosimBlock, Coverage};
+use testbench::sack_sender::{demo_mix, stream, ClosedLoop, Knobs, Mix};
 
 /// What the checks saw, so that a run which never reached recovery cannot pass unnoticed.
 #[derive(Default, Debug)]
@@ -53,8 +52,7 @@ fn slot(s: &SackSender, psn: u32) -> usize {
 
 fn check(cfg: &Config, m: Mix, seen: &mut Seen) {
     let stim = stream(cfg, m);
-    let mut b = Block::new(cfg, SACK_INITIAL_PSN);
-    let mut cov = Coverage::default();
+    let mut b = ClosedLoop::new(cfg, SACK_INITIAL_PSN);
     let mut now: u32 = 0;
     let mut rtx: u32 = 0;
     let mut retransmitted: u32 = 0;
@@ -66,9 +64,7 @@ fn check(cfg: &Config, m: Mix, seen: &mut Seen) {
         }
         let was_recovering = b.sender.recovery_hi.is_some();
         let before = b.sender.clone();
-        b.fire(now, &c, &mut cov);
-        b.advance(true);
-        let o = b.last.clone().expect("a fired step has an output");
+        let o = b.step(now, &c);
         let s = &b.sender;
         let una = s.snd_una;
         let out = s.outstanding();

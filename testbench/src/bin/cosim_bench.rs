@@ -1,6 +1,5 @@
 //! `make bench`: co-simulation speed per block, and the bare Verilated model and the golden
-//! model alone on the same stimulus (for the closed-loop designs the model figure includes
-//! its environment: links and a peer). Writes `target/bench/cosim.json` and prints a table.
+//! model alone on the same stimulus. Writes `target/bench/cosim.json` and prints a table.
 //! A benchmark, not a test: the figures depend on the machine.
 
 use std::time::Instant;
@@ -11,18 +10,17 @@ use strack_config::{LINE_RATE_PPS, LINE_RATE_SACKS};
 use testbench::configs::{
     context_pipe_small_config, load_table_4x4_config, load_table_64x16_config,
     load_table_8x10_config, nic_rx_small_config, nic_sender_small_config, small_config,
-    small_cwnd_config, small_sack_config, NIC_SENDER_INITIAL_BYTES, SACK_INITIAL_PSN,
+    small_cwnd_config, NIC_SENDER_INITIAL_BYTES, SACK_INITIAL_PSN,
 };
 use testbench::designs::{
     ContextPipeDefault, ContextPipeSmall, CwndUnitDefault, CwndUnitSmall, EntropyBitmapDefault,
-    EntropyBitmapSmall, NicDefault, NicRxSmall, NicSmall, NicTxSmall, SackReceiverDefault,
-    SackReceiverSmall, SackSenderDefault, SackSenderSmall,
+    EntropyBitmapSmall, NicDefault, NicRxSmall, NicSmall, NicTxSmall,
 };
 use testbench::designs::{LoadTable4x4, LoadTable64x16, LoadTable8x10, LoadTableDefault};
 use testbench::load::{self, Ids};
 use testbench::{
     context_pipe, cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, nic_rx, nic_tx,
-    resolved_stimulus, run, run_bare, run_model, sack_receiver, sack_sender, CosimBlock, Dut,
+    resolved_stimulus, run, run_bare, run_model, CosimBlock, Dut,
 };
 
 struct Row {
@@ -43,8 +41,8 @@ fn measure<B: CosimBlock, D: Dut>(
     let t = Instant::now();
     run(make, &model, 0, stim, "bench").unwrap_or_else(|m| panic!("{m}"));
     let cosim = cycles as f64 / t.elapsed().as_secs_f64();
-    // The RTL alone gets the inputs the co-sim gave it (closed-loop blocks resolve them from
-    // the model's environment; open-loop blocks take the stimulus as it is).
+    // The RTL alone gets the inputs the co-sim gave it (blocks that resolve them from the
+    // model's state, such as forged SACKs, do so here; the others take the stimulus as it is).
     let resolved = resolved_stimulus(&mut model(), 0, stim);
     let mut dut = make(false);
     let t = Instant::now();
@@ -79,27 +77,6 @@ fn cw<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: u
         7,
     );
     measure(design, make, || cwnd_unit::Block::new(cfg), &stim)
-}
-
-fn rx<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
-    let strategy = sack_receiver::stimulus(cfg.clone(), SACK_INITIAL_PSN, 4_000..12_000);
-    let stim = fixed_stimulus(strategy, cycles, 7);
-    measure(
-        design,
-        make,
-        || sack_receiver::Block::new(cfg, SACK_INITIAL_PSN),
-        &stim,
-    )
-}
-
-fn tx<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
-    let stim = sack_sender::stream(cfg, sack_sender::demo_mix(7, cycles));
-    measure(
-        design,
-        make,
-        || sack_sender::Block::new(cfg, SACK_INITIAL_PSN),
-        &stim,
-    )
 }
 
 fn lt<D: Dut>(design: &'static str, make: fn(bool) -> D, cfg: &Config, cycles: usize) -> Row {
@@ -349,30 +326,6 @@ fn main() {
             "cwnd_unit_small",
             CwndUnitSmall::new,
             &small_cwnd_config()
-        ),
-        row!(
-            rx,
-            "sack_receiver_default",
-            SackReceiverDefault::new,
-            &Config::default()
-        ),
-        row!(
-            rx,
-            "sack_receiver_small",
-            SackReceiverSmall::new,
-            &small_sack_config()
-        ),
-        row!(
-            tx,
-            "sack_sender_default",
-            SackSenderDefault::new,
-            &Config::default()
-        ),
-        row!(
-            tx,
-            "sack_sender_small",
-            SackSenderSmall::new,
-            &small_sack_config()
         ),
         row!(
             lt,

@@ -4,14 +4,8 @@
 use golden_model::entropy_bitmap::Params;
 use golden_model::Config;
 use testbench::configs::{NIC_SENDER_INITIAL_BYTES, SACK_INITIAL_PSN};
-use testbench::designs::{
-    CwndUnitDefault, EntropyBitmapDefault, LoadTableDefault, NicDefault, SackReceiverDefault,
-    SackSenderDefault,
-};
-use testbench::{
-    cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, nic, run, sack_receiver, sack_sender,
-    CosimBlock, Dut,
-};
+use testbench::designs::{CwndUnitDefault, EntropyBitmapDefault, LoadTableDefault, NicDefault};
+use testbench::{cwnd_unit, entropy_bitmap, fixed_stimulus, load_table, nic, run, CosimBlock, Dut};
 
 /// Run `stim` through the RTL and the model; print what was compared and the coverage of the
 /// points this design can reach.
@@ -76,20 +70,6 @@ fn main() -> std::process::ExitCode {
         || cwnd_unit::Block::new(&cfg),
         &stim,
     ) && ok;
-    let stim = fixed_stimulus(
-        sack_receiver::stimulus(cfg.clone(), SACK_INITIAL_PSN, 4_000..12_000),
-        cycles,
-        1,
-    );
-    let ok = show(
-        &format!(
-            "sack_receiver (rx_window {}, sack_bits {})",
-            cfg.sack.rx_window, cfg.sack.sack_bits
-        ),
-        SackReceiverDefault::new,
-        || sack_receiver::Block::new(&cfg, SACK_INITIAL_PSN),
-        &stim,
-    ) && ok;
     let mut stim = nic::generate(&cfg, SACK_INITIAL_PSN, 1, cycles);
     stim.truncate(cycles);
     let ok = show(
@@ -102,16 +82,6 @@ fn main() -> std::process::ExitCode {
         ),
         NicDefault::new,
         || nic::Block::new(&cfg, SACK_INITIAL_PSN, NIC_SENDER_INITIAL_BYTES),
-        &stim,
-    ) && ok;
-    let stim = sack_sender::stream(&cfg, sack_sender::demo_mix(1, cycles));
-    let ok = show(
-        &format!(
-            "sack_sender (rx_window {}, sack_bits {}; closed loop with a model receiver)",
-            cfg.sack.rx_window, cfg.sack.sack_bits
-        ),
-        SackSenderDefault::new,
-        || sack_sender::Block::new(&cfg, SACK_INITIAL_PSN),
         &stim,
     ) && ok;
     let stim = fixed_stimulus(load_table::stimulus(&cfg, 5_000..15_000), cycles, 1);
