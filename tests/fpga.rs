@@ -249,9 +249,6 @@ fn every_ecp5_top_port_has_a_site_and_an_io_type() {
     );
 }
 
-/// Held by the tests that load both cores for minutes (the NIC's Verilator builds, the
-/// open-flow run): the flow's place-and-route runs under a 2-minute budget, which a Verilator
-/// build beside it on a 2-core machine can exhaust.
 fn have(tool: &str) -> bool {
     Command::new(tool).arg("--version").output().is_ok()
 }
