@@ -184,12 +184,6 @@ mod tests {
 
     use crate::small_nic_config as cfg;
 
-    fn ready(n: &mut Nic) {
-        while !n.ready() {
-            n.step(&In::default());
-        }
-    }
-
     /// Step until the open is taken; the results of that cycle.
     fn open(n: &mut Nic, o: Open) -> Out {
         loop {
@@ -207,8 +201,7 @@ mod tests {
 
     #[test]
     fn an_open_is_taken_by_both_sides_with_their_psns() {
-        let mut n = Nic::new(&cfg(), 0);
-        ready(&mut n);
+        let mut n = Nic::after_sweep(&cfg(), 0);
         let o = Open {
             conn: 2,
             psn: 100,
@@ -227,8 +220,7 @@ mod tests {
     #[test]
     fn an_open_with_either_psn_too_wide_is_refused_by_both() {
         for (psn, peer_psn) in [(1 << 24, 7), (7, 1 << 24)] {
-            let mut n = Nic::new(&cfg(), 3);
-            ready(&mut n);
+            let mut n = Nic::after_sweep(&cfg(), 3);
             let out = open(
                 &mut n,
                 Open {
@@ -250,8 +242,7 @@ mod tests {
     /// behind the open on the other cycles).
     #[test]
     fn an_open_waits_for_both_sides() {
-        let mut n = Nic::new(&cfg(), 0);
-        ready(&mut n);
+        let mut n = Nic::after_sweep(&cfg(), 0);
         let mut refused = 0;
         for _ in 0..8 {
             let i = In {
