@@ -18,11 +18,13 @@ build: deps
 demo: build
 	@scripts/demo.sh $(STRACKGEN) $(CONFIG)
 
-# Generate and lint the Verilog of every block for $(CONFIG) into target/verilog.
+# Write the Verilog package for $(CONFIG) into target/verilog (docs/package.md) and lint every
+# core and wrapper in it with the package's own waivers and filelist.
 verilog: build
 	$(STRACKGEN) verilog --config $(CONFIG) --out target/verilog
-	for v in $$(cat target/verilog/strackgen.f); do \
-	  verilator --lint-only -Wall --top-module $${v%.v} hdl/lint/verilator.vlt target/verilog/$$v || exit 1; \
+	for v in target/verilog/*.v; do \
+	  t=$$(basename $$v .v); case $$t in tb_*) continue ;; esac; \
+	  verilator --lint-only -Wall target/verilog/lint.vlt -F target/verilog/strackgen.f --top-module $$t || exit 1; \
 	done
 
 # Generate the P4 load table (TNA and v1model) for $(CONFIG) into target/p4.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job on the default config: check the config, generate and lint the Verilog,
+# The main job on the default config: check the config, write and lint the Verilog package,
 # co-simulate the RTL against the golden model, replay every block's sample trace through its
 # golden model, send the sample message trace through the loopback model, and run the MLCC
 # host scheduler on a sample set of flows, generate the P4 load table and play its STF packet
@@ -13,13 +13,17 @@ echo "== config"
 "$bin" config check "$cfg"
 "$bin" config show --config "$cfg" | sed -n '/^# cwnd unit/,$p'
 
-echo "== verilog ($out)"
+echo "== verilog package ($out, docs/package.md)"
 files=$("$bin" verilog --config "$cfg" --out "$out")
-echo "$files" | sed 's/^/  wrote /'
-for v in $(cat "$out/strackgen.f"); do
-  verilator --lint-only -Wall --top-module "${v%.v}" hdl/lint/verilator.vlt "$out/$v"
+echo "  wrote $(echo "$files" | wc -l) files: $(echo "$files" | xargs -n1 basename | tr '\n' ' ')"
+tops=0
+for v in "$out"/*.v; do
+  top=$(basename "$v" .v)
+  case $top in tb_*) continue ;; esac
+  verilator --lint-only -Wall "$out/lint.vlt" -F "$out/strackgen.f" --top-module "$top"
+  tops=$((tops + 1))
 done
-echo "  verilator --lint-only -Wall, each block: clean (waivers: hdl/lint/verilator.vlt)"
+echo "  verilator --lint-only -Wall $out/lint.vlt -F $out/strackgen.f, each of $tops cores and wrappers: clean"
 
 echo "== co-simulation: Verilated RTL vs golden model, every output port every cycle"
 target/release/cosim_demo 200000
@@ -50,11 +54,9 @@ else
 fi
 echo "  compiling them (p4c, BMv2, TNA p4test) is make p4-check: p4/README.md"
 
-echo "== FPGA wrappers: AXI-Stream nic_axis and load_table_axis (fpga/)"
-verilator --lint-only -Wall --top-module strack_fpga_core -I"$out" -Ifpga/rtl \
-  hdl/lint/verilator.vlt fpga/lint/verilator.vlt fpga/rtl/*.v "$out/nic.v" "$out/load_table.v"
-echo "  verilator --lint-only -Wall, wrappers + exercisers + cores: clean"
-echo "  their test bench (fpga/sim) and the constraint checks run in make test (tests/fpga.rs)"
+echo "== FPGA wrappers: AXI-Stream nic_axis and load_table_axis (fpga/, in the package above)"
+echo "  linted with the cores above; their test benches (in the package), the package's Yosys,"
+echo "  Icarus and FuseSoC checks and the constraint checks run in make test (tests/fpga.rs)"
 if [ -f target/report/timing.md ]; then
   echo "== last timing report (target/report/timing.md, from make synth; not re-run here)"
   cat target/report/timing.md

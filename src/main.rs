@@ -110,11 +110,13 @@ enum Cmd {
     /// files against it.
     #[command(subcommand)]
     Stf(StfCmd),
-    /// Generate the Verilog of every block, a filelist and a manifest.
+    /// Write the Verilog package: every core, the AXI-Stream wrappers and their benches, the
+    /// parameter header, filelists (Verilator, Icarus, Yosys), lint waivers, a FuseSoC core,
+    /// the resolved config and a manifest (docs/package.md).
     Verilog {
         #[arg(long)]
         config: Option<PathBuf>,
-        /// Output directory (created).
+        /// The package's directory: new, empty, or an earlier package (replaced as a whole).
         #[arg(long)]
         out: PathBuf,
     },
@@ -415,25 +417,23 @@ fn context_comments(cfg: &Config) -> String {
     )
 }
 
-/// FNV-1a 64 of the resolved config: names the configuration a set of files was made from.
-fn config_hash(cfg: &Config) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in cfg.to_toml().bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
-}
-
 fn verilog_cmd(config: Option<&PathBuf>, out: &std::path::Path) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
-    for b in write_verilog(&cfg, out)? {
-        println!("{}", out.join(format!("{}.v", b.name)).display());
-    }
-    for f in ["strackgen.f", "manifest.json", "strackgen_params.vh"] {
-        println!("{}", out.join(f).display());
+    strackgen::package::check_out(out)?;
+    let pkg = strackgen::package::build(&cfg)?;
+    strackgen::package::write(&pkg, out)?;
+    for (file, _) in &pkg.files {
+        println!("{}", out.join(file).display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Write the Verilog package for `cfg` into `out` (src/package.rs); the cores' blocks.
+fn write_verilog(cfg: &Config, out: &std::path::Path) -> Result<Vec<hdl::Block>, String> {
+    strackgen::package::check_out(out)?;
+    let pkg = strackgen::package::build(cfg)?;
+    strackgen::package::write(&pkg, out)?;
+    Ok(pkg.blocks)
 }
 
 /// `strackgen p4`: the load table's P4 program for one target, into `out` (created).
@@ -505,36 +505,6 @@ fn stf_cmd(cmd: StfCmd) -> Result<ExitCode, String> {
             })
         }
     }
-}
-
-/// Write every block's Verilog, the filelist, the manifest and the FPGA wrappers' parameter
-/// header into `out` (created).
-fn write_verilog(cfg: &Config, out: &std::path::Path) -> Result<Vec<hdl::Block>, String> {
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let write = |name: &str, text: &str| {
-        let p = out.join(name);
-        std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
-    };
-    let mut blocks = Vec::new();
-    let mut filelist = String::new();
-    for name in hdl::BLOCKS {
-        let b = hdl::generate(name, cfg, &hdl::Options::default()).map_err(|e| e.to_string())?;
-        write(&format!("{name}.v"), &b.verilog)?;
-        filelist.push_str(&format!("{name}.v\n"));
-        blocks.push(b);
-    }
-    write("strackgen.f", &filelist)?;
-    write("strackgen_params.vh", &hdl::fpga_params_header(cfg))?;
-    let manifest = serde_json::json!({
-        "generator": concat!("strackgen ", env!("CARGO_PKG_VERSION")),
-        "config_hash": config_hash(cfg),
-        "blocks": blocks,
-    });
-    write(
-        "manifest.json",
-        &serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?,
-    )?;
-    Ok(blocks)
 }
 
 /// `report --xilinx`: UltraScale+ resource counts (src/xilinx.rs).

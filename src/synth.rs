@@ -577,20 +577,17 @@ fn run_block(b: &hdl::Block, gen: &Path, opts: &Options, tools: &Tools) -> Resul
 
 /// The ECP5 board top (fpga/ecp5_evn) with its pins and clock constraints.
 fn run_top(gen: &Path, opts: &Options, tools: &Tools) -> Result<Pnr, String> {
-    let rtl = opts.root.join("fpga/rtl");
+    // The cores and the wrappers as the package holds them (src/package.rs).
     let mut files: Vec<PathBuf> = vec![gen.join("nic.v"), gen.join("load_table.v")];
-    let mut common: Vec<PathBuf> = std::fs::read_dir(&rtl)
-        .map_err(|e| format!("cannot read {}: {e}", rtl.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "v"))
-        .collect();
-    common.sort();
-    files.extend(common);
+    files.extend(
+        strackgen::package::WRAPPERS
+            .iter()
+            .map(|(f, _)| gen.join(f)),
+    );
     files.push(opts.root.join("fpga/ecp5_evn/top.v"));
     let reads = format!(
-        "read_verilog -I{} -I{} {}",
+        "read_verilog -I{} {}",
         gen.display(),
-        rtl.display(),
         files
             .iter()
             .map(|p| p.display().to_string())

@@ -259,7 +259,7 @@ fn sample_traces_exist_for_every_block() {
 }
 
 #[test]
-fn verilog_writes_every_block_a_filelist_and_a_manifest() {
+fn verilog_writes_the_package_every_block_a_filelist_and_a_manifest() {
     let dir = root().join("target/cli-test-verilog");
     let _ = std::fs::remove_dir_all(&dir);
     let o = strackgen(&[
@@ -273,15 +273,31 @@ fn verilog_writes_every_block_a_filelist_and_a_manifest() {
     let filelist = std::fs::read_to_string(dir.join("strackgen.f")).unwrap();
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
-    assert_eq!(manifest["config_hash"].as_str().unwrap().len(), 16);
+    assert_eq!(manifest["config_sha256"].as_str().unwrap().len(), 64);
+    // Every file the manifest names is there, and nothing else.
+    let mut listed: Vec<String> = manifest["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .collect();
+    let mut present: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    listed.sort();
+    present.sort();
+    assert_eq!(listed, present);
     let blocks = manifest["blocks"].as_array().unwrap();
     assert_eq!(blocks.len(), hdl::BLOCKS.len());
     for (name, b) in hdl::BLOCKS.iter().zip(blocks) {
         assert!(filelist.lines().any(|l| l == format!("{name}.v")));
         let lib = hdl::generate(name, &Config::default(), &hdl::Options::default()).unwrap();
-        assert_eq!(
-            std::fs::read_to_string(dir.join(format!("{name}.v"))).unwrap(),
-            lib.verilog
+        let file = std::fs::read_to_string(dir.join(format!("{name}.v"))).unwrap();
+        assert!(file.starts_with("// strackgen "), "{name}.v: no header");
+        assert!(
+            file.ends_with(&lib.verilog),
+            "{name}.v is not the block's Verilog"
         );
         assert_eq!(b["name"], *name);
         assert_eq!(b["latency"], lib.latency);
@@ -327,6 +343,27 @@ fn verilog_refuses_a_bad_config() {
     assert!(!root()
         .join("target/cli-test-never/entropy_bitmap.v")
         .exists());
+}
+
+#[test]
+fn verilog_refuses_to_replace_a_directory_that_is_not_a_package() {
+    let dir = root().join("target/cli-test-not-a-package");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("mine.txt"), "keep").unwrap();
+    let o = strackgen(&["verilog", "--out", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("cli-test-not-a-package")
+            && e.contains("neither empty nor an earlier strackgen package"),
+        "{e}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("mine.txt")).unwrap(),
+        "keep"
+    );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
 }
 
 #[test]

@@ -285,44 +285,118 @@ fn succeeded(out: &std::process::Output, what: &str) {
     );
 }
 
+/// `strackgen verilog`'s package (docs/package.md) used as a downstream flow would use it:
+/// from a directory outside it, with only its own files. At the default and small configs:
+/// plain Verilator lint of every core and wrapper with the package's waivers and filelist,
+/// Yosys reading it through its script, Icarus compiling the board core through the
+/// environment filelist, FuseSoC parsing the core file; and no identifier holds a `$`.
 #[test]
-fn wrappers_lint_clean_with_the_generated_cores() {
-    assert!(have("verilator"), "verilator is needed (make deps)");
+fn package_stands_alone() {
+    for tool in ["verilator", "iverilog", "yosys", "fusesoc"] {
+        assert!(have(tool), "{tool} is needed (make deps)");
+    }
     for config in ["configs/default.toml", "configs/small.toml"] {
-        let dir = generate(config, "lint");
-        let rtl = root().join("fpga/rtl");
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&rtl)
+        let dir = generate(config, "pkg");
+        let away = dir.with_extension("elsewhere");
+        std::fs::create_dir_all(&away).unwrap();
+        let manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap())
+                .unwrap();
+        for f in manifest["files"].as_array().unwrap() {
+            let f = f.as_str().unwrap();
+            if !f.ends_with(".v") {
+                continue;
+            }
+            let text = std::fs::read_to_string(dir.join(f)).unwrap();
+            let bad = text
+                .as_bytes()
+                .windows(2)
+                .position(|w| w[1] == b'$' && (w[0].is_ascii_alphanumeric() || w[0] == b'_'));
+            if let Some(at) = bad {
+                let line = text[..at].lines().count();
+                panic!("{config}: {f}:{line}: an identifier with a `$`");
+            }
+        }
+        let tops: Vec<String> = manifest["tops"]
+            .as_array()
             .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "v"))
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
             .collect();
-        files.sort();
-        let out = Command::new("verilator")
-            .args(["--lint-only", "-Wall", "--top-module", "strack_fpga_core"])
-            .arg(format!("-I{}", dir.display()))
-            .arg(format!("-I{}", rtl.display()))
-            .arg(root().join("hdl/lint/verilator.vlt"))
-            .arg(root().join("fpga/lint/verilator.vlt"))
-            .args(&files)
-            .args(cores(&dir))
+        assert!(tops.len() >= 10, "{tops:?}");
+        let lint = |top: &str| {
+            let out = Command::new("verilator")
+                .args(["--lint-only", "-Wall"])
+                .arg(dir.join("lint.vlt"))
+                .arg("-F")
+                .arg(dir.join("strackgen.f"))
+                .args(["--top-module", top])
+                .current_dir(&away)
+                .output()
+                .unwrap();
+            succeeded(
+                &out,
+                &format!("{config}: verilator --lint-only -Wall, top {top}"),
+            );
+        };
+        tops.iter().for_each(|t| lint(t));
+        let out = Command::new("yosys")
+            .arg("-q")
+            .arg("-c")
+            .arg(dir.join("strackgen_yosys.tcl"))
+            .args(["-p", "hierarchy -check -top strack_fpga_core"])
+            .current_dir(&away)
             .output()
             .unwrap();
-        succeeded(&out, &format!("{config}: verilator --lint-only -Wall"));
+        succeeded(&out, &format!("{config}: yosys -c strackgen_yosys.tcl"));
+        let out = Command::new("iverilog")
+            .args(["-g2005", "-s", "strack_fpga_core", "-o", "core.vvp", "-c"])
+            .arg(dir.join("strackgen_env.f"))
+            .env("STRACKGEN_PKG", &dir)
+            .current_dir(&away)
+            .output()
+            .unwrap();
+        succeeded(&out, &format!("{config}: iverilog -c strackgen_env.f"));
+        let out = Command::new("fusesoc")
+            .arg("--cores-root")
+            .arg(&dir)
+            .args(["core", "show", "strackgen:strack:cores"])
+            .current_dir(&away)
+            .output()
+            .unwrap();
+        succeeded(&out, &format!("{config}: fusesoc core show"));
+        let shown = String::from_utf8_lossy(&out.stdout);
+        for target in ["lint", "sim_load_table", "sim_nic"] {
+            assert!(
+                shown.contains(target),
+                "{config}: fusesoc lacks target {target}:\n{shown}"
+            );
+        }
+        let out = Command::new("fusesoc")
+            .arg("--cores-root")
+            .arg(&dir)
+            .args(["run", "--target", "lint", "strackgen:strack:cores"])
+            .current_dir(&away)
+            .output()
+            .unwrap();
+        succeeded(&out, &format!("{config}: fusesoc run --target lint"));
         let _ = std::fs::remove_dir_all(&dir);
+        let _ = std::fs::remove_dir_all(&away);
     }
 }
 
-/// Run fpga/sim/tb_load_table_axis.v under Icarus Verilog against the core of `config`.
+/// Run the package's tb_load_table_axis.v (fpga/sim/) under Icarus Verilog against the core of
+/// `config`, with the package's copies of the wrapper.
 fn run_load_table_bench(config: &str) {
     assert!(have("iverilog"), "iverilog is needed (make deps)");
     let dir = generate(config, "tb");
-    let rtl = root().join("fpga/rtl");
+    let rtl = dir.clone();
     let vvp = dir.join("tb.vvp");
     let out = Command::new("iverilog")
         .args(["-g2005", "-o"])
         .arg(&vvp)
         .arg(format!("-I{}", dir.display()))
-        .arg(root().join("fpga/sim/tb_load_table_axis.v"))
+        .arg(dir.join("tb_load_table_axis.v"))
         .args(
             [
                 "strack_axis_fifo.v",
@@ -361,10 +435,10 @@ fn run_nic_bench(config: &str, broken: bool) -> String {
     assert!(have("verilator"), "verilator is needed (make deps)");
     let what = if broken { "nictb-broken" } else { "nictb" };
     let dir = generate(config, what);
-    let rtl = root().join("fpga/rtl");
+    let rtl = dir.clone();
     let mut wrapper = rtl.join("nic_axis.v");
     if broken {
-        let text = read("fpga/rtl/nic_axis.v");
+        let text = std::fs::read_to_string(&wrapper).unwrap();
         let flush = ".RESET_FLUSH(LATENCY_SEND)";
         assert!(text.contains(flush), "the broken variant's edit point");
         wrapper = dir.join("nic_axis_broken.v");
@@ -387,8 +461,8 @@ fn run_nic_bench(config: &str, broken: bool) -> String {
         .arg("-Mdir")
         .arg(&obj)
         .arg(format!("-I{}", dir.display()))
-        .arg(root().join("hdl/lint/verilator.vlt"))
-        .arg(root().join("fpga/sim/tb_nic_axis.v"))
+        .arg(dir.join("lint.vlt"))
+        .arg(dir.join("tb_nic_axis.v"))
         .arg(&wrapper)
         .args(["strack_axis_fifo.v", "strack_axis_result_buffer.v"].map(|f| rtl.join(f)))
         .arg(dir.join("nic.v"))

@@ -5,8 +5,8 @@
 //                  ▲                                                             │
 //                  └──────────── s_axis_tready: room for every packet in flight ◄┘
 //
-// K, W and the link field width must match the config the core was generated from
-// (`strackgen verilog` writes them to strackgen_params.vh). IN_W and OUT_W are derived: do not
+// K, W and the link field width must match the config the core was generated from: their
+// defaults are strackgen_params.vh's, written with the core. IN_W and OUT_W are derived: do not
 // override them.
 //
 // s_axis_tdata, LSB first:               m_axis_tdata, LSB first:
@@ -19,9 +19,10 @@
 // The slot boundary, `s_tick`, is a side-band pulse from the switch's slot timer, not a beat:
 // it may come on any cycle, with or without a packet.
 `default_nettype none
+`include "strackgen_params.vh"
 module load_table_axis #(
-    parameter integer K        = 10,
-    parameter integer W        = 16,
+    parameter integer K        = `STRACKGEN_LT_SLOTS,
+    parameter integer W        = `STRACKGEN_LT_LOAD_BITS,
     parameter integer FIFO_ADDR_W = 4,
     parameter integer IN_W     = 16 + 1 + K * (W + 1) + 1 + K * (W + 4),
     parameter integer OUT_W    = 1 + K * (W + 4) + K * W + 16

@@ -29,8 +29,8 @@
 // each side's LATENCY cycles after rst), the FIFOs are emptied, and the core sweeps its context
 // RAM (`connections` + 1 cycles with status_ready low, every s_*_tready low).
 //
-// SACK_BITS, LATENCY_SEND and LATENCY_RECV must match the core as generated (strackgen writes
-// them to strackgen_params.vh). The widths below are derived: do not override them. Every
+// SACK_BITS, LATENCY_SEND and LATENCY_RECV must match the core as generated: their defaults
+// are strackgen_params.vh's, written with the core. The widths below are derived: do not override them. Every
 // tdata is a multiple of 32 bits; fields LSB first, offsets in bits, unused bits 0:
 //
 // s_axis_open_tdata (96):     [0 +: 32] psn (ours)  [32 +: 32] peer_psn  [64 +: 16] conn
@@ -56,10 +56,11 @@
 // Each field means what the core's port of the same name means (docs/blocks/nic.md and the
 // sides' docs, nic_tx.md and nic_rx.md).
 `default_nettype none
+`include "strackgen_params.vh"
 module nic_axis #(
-    parameter integer SACK_BITS    = 64,
-    parameter integer LATENCY_SEND = 15,
-    parameter integer LATENCY_RECV = 9,
+    parameter integer SACK_BITS    = `STRACKGEN_SACK_BITS,
+    parameter integer LATENCY_SEND = `STRACKGEN_NIC_SEND_LATENCY,
+    parameter integer LATENCY_RECV = `STRACKGEN_NIC_RECV_LATENCY,
     parameter integer SEND_ADDR_W  = $clog2(LATENCY_SEND + 2),
     parameter integer RECV_ADDR_W  = $clog2(LATENCY_RECV + 2),
     parameter integer SBP          = (SACK_BITS + 31) / 32 * 32,

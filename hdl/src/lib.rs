@@ -146,6 +146,9 @@ pub enum HdlError {
     UnknownBlock { block: String, known: String },
     #[error("{block}: {message}")]
     Config { block: String, message: String },
+    /// The generator's own fault (not the config's): reported, never written out.
+    #[error("{block}: generator fault: {message}")]
+    Internal { block: String, message: String },
 }
 
 /// Generate block `name` for `cfg`. The config is validated first; errors name the block.
@@ -170,12 +173,15 @@ pub fn generate(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlEr
 pub fn fpga_params_header(cfg: &Config) -> String {
     format!(
         "// Written by strackgen from the configuration the cores were generated from.\n\
+         `ifndef STRACKGEN_PARAMS_VH\n\
+         `define STRACKGEN_PARAMS_VH\n\
          `define STRACKGEN_SACK_BITS {}\n\
          `define STRACKGEN_LT_SLOTS {}\n\
          `define STRACKGEN_LT_LOAD_BITS {}\n\
          `define STRACKGEN_NIC_CONNECTIONS {}\n\
          `define STRACKGEN_NIC_SEND_LATENCY {}\n\
-         `define STRACKGEN_NIC_RECV_LATENCY {}\n",
+         `define STRACKGEN_NIC_RECV_LATENCY {}\n\
+         `endif\n",
         cfg.sack.sack_bits,
         cfg.load_table.slots,
         cfg.load_table.load_bits,
@@ -190,7 +196,7 @@ fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlE
         block: name.to_string(),
         message: e.to_string(),
     })?;
-    match name {
+    let mut block = match name {
         "entropy_bitmap" => entropy_bitmap_block(cfg, opts),
         "cwnd_unit" => cwnd_unit_block(cfg, opts),
         "load_table" => load_table_block(cfg, opts),
@@ -206,7 +212,80 @@ fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlE
             block: name.to_string(),
             known: design_names().collect::<Vec<_>>().join(", "),
         }),
+    }?;
+    block.verilog = dollar_free(&block.verilog).map_err(|message| HdlError::Internal {
+        block: name.to_string(),
+        message,
+    })?;
+    Ok(block)
+}
+
+/// rust-hdl names a sub-block's signals in its parent `inst$signal`. A `$` is legal inside a
+/// Verilog identifier but not in every downstream tool and waveform viewer, so each `$`
+/// inside an identifier becomes `__` (a `$` that starts a name, `$signed` or `$display`, is a
+/// system function and stays). A rename that would make two names of one module one is
+/// refused.
+pub fn dollar_free(verilog: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(verilog.len() + verilog.len() / 16);
+    let mut module = String::new();
+    for line in verilog.split_inclusive('\n') {
+        if line.starts_with("module ") && !module.is_empty() {
+            out.push_str(&dollar_free_module(&module)?);
+            module.clear();
+        }
+        module.push_str(line);
     }
+    out.push_str(&dollar_free_module(&module)?);
+    Ok(out)
+}
+
+fn dollar_free_module(verilog: &str) -> Result<String, String> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(verilog.len() + verilog.len() / 16);
+    let mut seen: std::collections::HashMap<String, String> = Default::default();
+    let mut word = String::new();
+    let mut renamed = String::new();
+    let mut flush = |word: &mut String, renamed: &mut String, out: &mut String| {
+        if word.contains('$') && !word.starts_with('$') {
+            if let Some(other) = seen.insert(renamed.clone(), word.clone()) {
+                if other != *word {
+                    return Err(format!(
+                        "`{other}` and `{word}` would both be named `{renamed}` without `$`"
+                    ));
+                }
+            }
+        }
+        out.push_str(renamed);
+        word.clear();
+        renamed.clear();
+        Ok(())
+    };
+    for c in verilog.chars() {
+        let inside = !word.is_empty() && !word.starts_with('$');
+        if ident(c) || (c == '$' && (word.is_empty() || inside)) {
+            word.push(c);
+            if c == '$' && inside {
+                renamed.push_str("__");
+            } else {
+                renamed.push(c);
+            }
+        } else {
+            flush(&mut word, &mut renamed, &mut out)?;
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut renamed, &mut out)?;
+    // Without `$`, a name may now equal one of the module's that had none.
+    let plain: std::collections::HashSet<&str> = verilog
+        .split(|c: char| !(ident(c) || c == '$'))
+        .filter(|w| !w.contains('$'))
+        .collect();
+    if let Some((new, old)) = seen.iter().find(|(new, _)| plain.contains(new.as_str())) {
+        return Err(format!(
+            "`{old}` would be named `{new}` without `$`, a name the module already uses"
+        ));
+    }
+    Ok(out)
 }
 
 fn entropy_bitmap_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
@@ -846,6 +925,35 @@ fn top_ports(verilog: &str, name: &str) -> Vec<Port> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dollar_free_renames_inside_names_and_leaves_system_functions() {
+        let v = "module m(input wire a$b, output wire y);\n  assign y = $signed(a$b) > 0;\n\
+                 endmodule\nmodule n(output wire a__b);\n  assign a__b = 1'b0;\nendmodule\n";
+        let out = dollar_free(v).unwrap();
+        assert!(
+            out.contains("input wire a__b") && out.contains("$signed(a__b)"),
+            "{out}"
+        );
+        // `a__b` in another module is no clash.
+        assert!(out.contains("output wire a__b"));
+        let clash = "module m;\n  wire a$b;\n  wire a__b;\nendmodule\n";
+        let e = dollar_free(clash).unwrap_err();
+        assert!(e.contains("`a$b`") && e.contains("`a__b`"), "{e}");
+    }
+
+    #[test]
+    fn no_generated_block_has_a_dollar_in_a_name() {
+        let cfg = Config::default();
+        for name in BLOCKS {
+            let b = generate(name, &cfg, &Options::default()).unwrap();
+            let bytes = b.verilog.as_bytes();
+            let at = bytes
+                .windows(2)
+                .position(|w| w[1] == b'$' && (w[0].is_ascii_alphanumeric() || w[0] == b'_'));
+            assert_eq!(at, None, "{name}: an identifier with a `$`");
+        }
+    }
 
     #[test]
     fn the_load_table_descriptor_matches_the_shim_header() {

@@ -1,0 +1,4 @@
+//! The library behind the `strackgen` command: what its verbs build, apart from argument
+//! parsing.
+
+pub mod package;
