@@ -1,4 +1,5 @@
 //! The library behind the `strackgen` command: what its verbs build, apart from argument
 //! parsing.
 
+pub mod descriptors;
 pub mod package;

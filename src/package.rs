@@ -4,6 +4,7 @@
 //! core file, the resolved config and a manifest. Everything a downstream flow needs is in the
 //! directory; nothing points back into this repository.
 
+use crate::descriptors;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use strack_config::Config;
@@ -52,6 +53,12 @@ const WAIVERS: [&str; 2] = [
 
 /// The parameter header every wrapper includes.
 pub const PARAMS: &str = "strackgen_params.vh";
+/// The descriptor layouts as Verilog defines (the test benches and the board core include it).
+pub const LAYOUT: &str = "strackgen_layout.vh";
+/// The descriptor layouts for C drivers.
+pub const C_HEADER: &str = "strack_descriptors.h";
+/// The descriptor layouts as tables.
+pub const DESCRIPTORS_MD: &str = "descriptors.md";
 /// The filelist with paths relative to itself (`verilator -F`).
 pub const FILELIST: &str = "strackgen.f";
 /// The same files under `${STRACKGEN_PKG}` (Icarus resolves a command file's paths against
@@ -142,6 +149,17 @@ pub fn build(cfg: &Config) -> Result<Package, String> {
         PARAMS.into(),
         generated("//") + &hdl::fpga_params_header(cfg),
     ));
+    for l in descriptors::layouts(cfg) {
+        descriptors::check(&l).map_err(|e| format!("generator fault: {e}"))?;
+    }
+    files.push((
+        LAYOUT.into(),
+        generated("//") + &descriptors::verilog_defines(cfg),
+    ));
+    files.push((
+        C_HEADER.into(),
+        generated("//") + &descriptors::c_header(cfg),
+    ));
     files.push((CONFIG.into(), generated("#") + &cfg.to_toml()));
     files.push((FILELIST.into(), generated("//") + &filelist(&rtl, "", ".")));
     files.push((
@@ -155,6 +173,16 @@ pub fn build(cfg: &Config) -> Result<Package, String> {
         .lines()
         .map(|l| format!("<!--{l} -->\n"))
         .collect();
+    let tables = ["load_table_axis", "nic_axis"]
+        .map(|w| descriptors::markdown_for(cfg, w))
+        .join("\n");
+    files.push((
+        DESCRIPTORS_MD.into(),
+        format!(
+            "{md}# Descriptors\n\nThe AXI-Stream beats of the wrappers for this config: TDATA bit b \
+             is bit b % 8 of byte b / 8. `{C_HEADER}` gives the same for C.\n\n{tables}"
+        ),
+    ));
     files.push((README.into(), md + &readme(&sha)));
     let manifest = serde_json::json!({
         "generator": GENERATOR,
@@ -210,6 +238,7 @@ fn fusesoc_core(rtl: &[String], sha: &str, header: &str) -> String {
     y += &format!("description: STrack NIC and MLCC load table cores (config SHA-256 {sha})\n\n");
     y += "filesets:\n  rtl:\n    files:\n";
     y += &format!("      - {PARAMS}: {{is_include_file: true}}\n");
+    y += &format!("      - {LAYOUT}: {{is_include_file: true}}\n");
     for f in rtl {
         y += &format!("      - {f}\n");
     }

@@ -271,11 +271,6 @@ fn generate(config: &str, what: &str) -> PathBuf {
     dir
 }
 
-/// The two generated cores the wrappers hold.
-fn cores(dir: &Path) -> [PathBuf; 2] {
-    [dir.join("nic.v"), dir.join("load_table.v")]
-}
-
 fn succeeded(out: &std::process::Output, what: &str) {
     assert!(
         out.status.success(),
@@ -386,36 +381,39 @@ fn package_stands_alone() {
 }
 
 /// Run the package's tb_load_table_axis.v (fpga/sim/) under Icarus Verilog against the core of
-/// `config`, with the package's copies of the wrapper.
-fn run_load_table_bench(config: &str) {
+/// `config`, with the package's copies of the wrapper; its output. `broken`: a wrapper that
+/// reads the deltas packed W + 1 bits apart (the layout before the byte lanes), which the
+/// bench, cutting the beats by the generated layout, must fail.
+fn run_load_table_bench(config: &str, broken: bool) -> String {
     assert!(have("iverilog"), "iverilog is needed (make deps)");
-    let dir = generate(config, "tb");
-    let rtl = dir.clone();
+    let dir = generate(config, if broken { "tb-broken" } else { "tb" });
+    let mut wrapper = dir.join("load_table_axis.v");
+    if broken {
+        let text = std::fs::read_to_string(&wrapper).unwrap();
+        let lane = "s_axis_tdata[24 + k*DS +: W+1]";
+        assert!(text.contains(lane), "the broken variant's edit point");
+        wrapper = dir.join("load_table_axis_broken.v");
+        std::fs::write(
+            &wrapper,
+            text.replace(lane, "s_axis_tdata[24 + k*(W+1) +: W+1]"),
+        )
+        .unwrap();
+    }
     let vvp = dir.join("tb.vvp");
     let out = Command::new("iverilog")
         .args(["-g2005", "-o"])
         .arg(&vvp)
         .arg(format!("-I{}", dir.display()))
         .arg(dir.join("tb_load_table_axis.v"))
-        .args(
-            [
-                "strack_axis_fifo.v",
-                "strack_axis_result_buffer.v",
-                "load_table_axis.v",
-            ]
-            .map(|f| rtl.join(f)),
-        )
+        .args(["strack_axis_fifo.v", "strack_axis_result_buffer.v"].map(|f| dir.join(f)))
+        .arg(&wrapper)
         .arg(dir.join("load_table.v"))
         .output()
         .unwrap();
     succeeded(&out, &format!("{config}: iverilog"));
     let out = Command::new("vvp").arg("-n").arg(&vvp).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_passed(
-        &text,
-        &format!("{config}: the load table wrapper's test bench"),
-    );
     let _ = std::fs::remove_dir_all(&dir);
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// A test bench's verdict: it printed PASS and no FAIL.
@@ -477,12 +475,19 @@ fn run_nic_bench(config: &str, broken: bool) -> String {
 
 #[test]
 fn load_table_wrapper_passes_its_test_bench_default_config() {
-    run_load_table_bench("configs/default.toml");
+    let text = run_load_table_bench("configs/default.toml", false);
+    assert_passed(&text, "default: the load table wrapper's test bench");
 }
 
 #[test]
-fn load_table_wrapper_passes_its_test_bench_small_config() {
-    run_load_table_bench("configs/small.toml");
+fn load_table_wrapper_passes_its_test_bench_small_config_and_fails_a_broken_wrapper() {
+    let text = run_load_table_bench("configs/small.toml", false);
+    assert_passed(&text, "small: the load table wrapper's test bench");
+    let text = run_load_table_bench("configs/small.toml", true);
+    assert!(
+        text.contains("FAIL") && !text.contains("PASS"),
+        "small: the bench passes a wrapper off the generated layout:\n{text}"
+    );
 }
 
 #[test]

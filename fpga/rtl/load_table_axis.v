@@ -9,12 +9,16 @@
 // defaults are strackgen_params.vh's, written with the core. IN_W and OUT_W are derived: do not
 // override them.
 //
-// s_axis_tdata, LSB first:               m_axis_tdata, LSB first:
-//   [15:0]          link                   [0]             bad (forwarded unchanged, counted)
-//   [16]            update                 [1 +: K*(W+4)]  path load (after this hop)
-//   [17 +: K*(W+1)] deltas (signed W+1)    next K*W        row (this link, after the update)
-//   next 1          feedback               next 16         saturation mask (bit k: slot k)
-//   next K*(W+4)    path load (in)
+// Descriptors (docs/blocks/load_table.md, "Descriptors"; strack_descriptors.h in the package):
+// every field of 8 bits or more on a byte, each slot's value in its own lane of whole bytes,
+// unused bits 0 on output and ignored on input. DS, PS, RS: W + 1, W + 4, W rounded up to 8.
+//
+// s_axis_tdata (IN_W = 24 + K*DS + K*PS):   m_axis_tdata (OUT_W = 24 + K*PS + K*RS):
+//   [0 +: 16]            link                 [0]                  bad
+//   [16]                 update               [8 +: 16]            saturation mask (bit k: slot k)
+//   [17]                 feedback             [24 + k*PS +: W+4]   path load k (after this hop)
+//   [24 + k*DS +: W+1]   delta k (signed)     [24 + K*PS + k*RS +: W]  row k (this link, after)
+//   [24 + K*DS + k*PS +: W+4]  path load k (in)
 //
 // The slot boundary, `s_tick`, is a side-band pulse from the switch's slot timer, not a beat:
 // it may come on any cycle, with or without a packet.
@@ -24,8 +28,11 @@ module load_table_axis #(
     parameter integer K        = `STRACKGEN_LT_SLOTS,
     parameter integer W        = `STRACKGEN_LT_LOAD_BITS,
     parameter integer FIFO_ADDR_W = 4,
-    parameter integer IN_W     = 16 + 1 + K * (W + 1) + 1 + K * (W + 4),
-    parameter integer OUT_W    = 1 + K * (W + 4) + K * W + 16
+    parameter integer DS       = (W + 1 + 7) / 8 * 8,
+    parameter integer PS       = (W + 4 + 7) / 8 * 8,
+    parameter integer RS       = (W + 7) / 8 * 8,
+    parameter integer IN_W     = 24 + K * DS + K * PS,
+    parameter integer OUT_W    = 24 + K * PS + K * RS
 ) (
     input  wire             clk,
     input  wire             rst,
@@ -48,18 +55,38 @@ module load_table_axis #(
     wire step = s_axis_tvalid && step_ready;
     assign s_axis_tready = step_ready;
 
-    wire [15:0]          s_link;
-    wire                 s_update;
+    wire [15:0]          s_link = s_axis_tdata[0 +: 16];
+    wire                 s_update = s_axis_tdata[16];
+    wire                 s_feedback = s_axis_tdata[17];
     wire [K*(W+1)-1:0]   s_deltas;
-    wire                 s_feedback;
     wire [K*(W+4)-1:0]   s_path_load;
-    assign {s_path_load, s_feedback, s_deltas, s_update, s_link} = s_axis_tdata;
 
     wire                 core_valid;
     wire                 m_bad;
     wire [K*(W+4)-1:0]   m_path_load;
     wire [K*W-1:0]       m_row;
     wire [15:0]          m_sat_mask;
+    wire [OUT_W-1:0]     m_packed;
+
+    // Each slot's values from and into their byte lanes; the lanes' spare bits are 0 out.
+    genvar k;
+    generate
+        for (k = 0; k < K; k = k + 1) begin : g_slot
+            assign s_deltas[k*(W+1) +: W+1] = s_axis_tdata[24 + k*DS +: W+1];
+            assign s_path_load[k*(W+4) +: W+4] = s_axis_tdata[24 + K*DS + k*PS +: W+4];
+            assign m_packed[24 + k*PS +: W+4] = m_path_load[k*(W+4) +: W+4];
+            assign m_packed[24 + K*PS + k*RS +: W] = m_row[k*W +: W];
+            if (PS > W + 4) begin : g_pl_pad
+                assign m_packed[24 + k*PS + W+4 +: PS-(W+4)] = {(PS-(W+4)){1'b0}};
+            end
+            if (RS > W) begin : g_row_pad
+                assign m_packed[24 + K*PS + k*RS + W +: RS-W] = {(RS-W){1'b0}};
+            end
+        end
+    endgenerate
+    assign m_packed[0] = m_bad;
+    assign m_packed[7:1] = 7'd0;
+    assign m_packed[8 +: 16] = m_sat_mask;
 
     load_table core (
         .clock(clk),
@@ -86,7 +113,7 @@ module load_table_axis #(
         .step_ready(step_ready),
         .step_issue(step),
         .core_valid(core_valid),
-        .core_data({m_sat_mask, m_row, m_path_load, m_bad}),
+        .core_data(m_packed),
         .m_axis_tdata(m_axis_tdata),
         .m_axis_tvalid(m_axis_tvalid),
         .m_axis_tready(m_axis_tready)

@@ -9,9 +9,10 @@
 //
 // strackgen_params.vh (written by `strackgen verilog`) gives the widths and latencies of the
 // generated cores: STRACKGEN_SACK_BITS, STRACKGEN_NIC_*_LATENCY, STRACKGEN_LT_SLOTS,
-// STRACKGEN_LT_LOAD_BITS.
+// STRACKGEN_LT_LOAD_BITS; strackgen_layout.vh the descriptors' widths.
 `default_nettype none
 `include "strackgen_params.vh"
+`include "strackgen_layout.vh"
 module strack_fpga_core (
     input  wire       clk,
     input  wire       rst,
@@ -21,8 +22,8 @@ module strack_fpga_core (
     localparam integer K  = `STRACKGEN_LT_SLOTS;
     localparam integer W  = `STRACKGEN_LT_LOAD_BITS;
     localparam integer SBP = (SB + 31) / 32 * 32;
-    localparam integer LT_IN_W   = 16 + 1 + K * (W + 1) + 1 + K * (W + 4);
-    localparam integer LT_OUT_W  = 1 + K * (W + 4) + K * W + 16;
+    localparam integer LT_IN_W   = `STRACKGEN_LT_IN_TDATA_WIDTH;
+    localparam integer LT_OUT_W  = `STRACKGEN_LT_OUT_TDATA_WIDTH;
 
     // ------------------------------------------------------------------ NIC
     wire [95:0]        open_tdata;

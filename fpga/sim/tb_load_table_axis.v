@@ -2,19 +2,21 @@
 // has its own, tb_nic_axis.v).
 //
 // The wrapper runs beside a bare core that is stepped on exactly the cycles the wrapper
-// accepts a beat, with the fields cut from the beat by the documented layout (part-selects at
-// running offsets, not the wrapper's concatenation). Every beat the wrapper emits must equal
-// the bare core's next result, in order, none lost or repeated, under random gaps, random
+// accepts a beat, with the fields cut from the beat by the generated descriptor layout
+// (strackgen_layout.vh: what strack_descriptors.h gives drivers), not the wrapper's own
+// offsets; the input beats' unused bits are random. Every beat the wrapper emits must equal
+// the bare core's next result laid out by the same layout, unused bits 0, in order, none lost or repeated, under random gaps, random
 // back-pressure, a long stall that fills the FIFO, and a stretch of full rate where s_axis must
 // stay ready. Prints PASS or the first mismatch.
 `timescale 1ns/1ps
 `default_nettype none
 `include "strackgen_params.vh"
+`include "strackgen_layout.vh"
 module tb;
     localparam integer K  = `STRACKGEN_LT_SLOTS;
     localparam integer W  = `STRACKGEN_LT_LOAD_BITS;
-    localparam integer LT_IN_W   = 16 + 1 + K * (W + 1) + 1 + K * (W + 4);
-    localparam integer LT_OUT_W  = 1 + K * (W + 4) + K * W + 16;
+    localparam integer LT_IN_W   = `STRACKGEN_LT_IN_TDATA_WIDTH;
+    localparam integer LT_OUT_W  = `STRACKGEN_LT_OUT_TDATA_WIDTH;
     localparam integer CYCLES = 6000;
     localparam integer QUEUE  = 8192;
 
@@ -46,8 +48,18 @@ module tb;
         .m_axis_tdata(lt_out), .m_axis_tvalid(lt_out_valid), .m_axis_tready(lt_out_ready),
         .status_sat_count(lt_sat), .status_bad_count(lt_bad), .status_tick_count(lt_ticks)
     );
-    localparam integer LT_O_UPD = 16, LT_O_DEL = 17, LT_O_FB = 17 + K * (W + 1),
-                       LT_O_PL = LT_O_FB + 1;
+    // The bare core's inputs cut from the beat by the layout.
+    wire [K*(W+1)-1:0]  lt_cut_deltas;
+    wire [K*(W+4)-1:0]  lt_cut_pl;
+    genvar g;
+    generate
+        for (g = 0; g < K; g = g + 1) begin : g_cut
+            assign lt_cut_deltas[g*(W+1) +: W+1] = lt_in[`STRACKGEN_LT_IN_DELTA_BIT
+                + g * `STRACKGEN_LT_IN_DELTA_STRIDE +: `STRACKGEN_LT_IN_DELTA_WIDTH];
+            assign lt_cut_pl[g*(W+4) +: W+4] = lt_in[`STRACKGEN_LT_IN_PATH_LOAD_BIT
+                + g * `STRACKGEN_LT_IN_PATH_LOAD_STRIDE +: `STRACKGEN_LT_IN_PATH_LOAD_WIDTH];
+        end
+    endgenerate
     wire                lt_ref_valid, lt_ref_bad;
     wire [K*(W+4)-1:0]  lt_ref_pl;
     wire [K*W-1:0]      lt_ref_row;
@@ -55,13 +67,28 @@ module tb;
     wire [31:0]         lt_ref_c0, lt_ref_c1, lt_ref_c2;
     load_table lt_ref (
         .clock(clk), .s_valid(lt_in_valid && lt_in_ready),
-        .s_link(lt_in[15:0]), .s_update(lt_in[LT_O_UPD]),
-        .s_deltas(lt_in[LT_O_DEL +: K*(W+1)]), .s_feedback(lt_in[LT_O_FB]),
-        .s_path_load(lt_in[LT_O_PL +: K*(W+4)]), .s_tick(lt_tick),
+        .s_link(lt_in[`STRACKGEN_LT_IN_LINK_BIT +: `STRACKGEN_LT_IN_LINK_WIDTH]),
+        .s_update(lt_in[`STRACKGEN_LT_IN_UPDATE_BIT]),
+        .s_deltas(lt_cut_deltas), .s_feedback(lt_in[`STRACKGEN_LT_IN_FEEDBACK_BIT]),
+        .s_path_load(lt_cut_pl), .s_tick(lt_tick),
         .m_valid(lt_ref_valid), .m_bad(lt_ref_bad), .m_path_load(lt_ref_pl), .m_row(lt_ref_row),
         .m_sat_mask(lt_ref_sat), .status_sat_count(lt_ref_c0), .status_bad_count(lt_ref_c1),
         .status_tick_count(lt_ref_c2)
     );
+    // The beat the wrapper must emit: the bare core's result laid out, unused bits 0.
+    reg [LT_OUT_W-1:0] lt_ref_beat;
+    integer j;
+    always @* begin
+        lt_ref_beat = {LT_OUT_W{1'b0}};
+        lt_ref_beat[`STRACKGEN_LT_OUT_BAD_BIT] = lt_ref_bad;
+        lt_ref_beat[`STRACKGEN_LT_OUT_SAT_MASK_BIT +: `STRACKGEN_LT_OUT_SAT_MASK_WIDTH] = lt_ref_sat;
+        for (j = 0; j < K; j = j + 1) begin
+            lt_ref_beat[`STRACKGEN_LT_OUT_PATH_LOAD_BIT + j * `STRACKGEN_LT_OUT_PATH_LOAD_STRIDE
+                +: `STRACKGEN_LT_OUT_PATH_LOAD_WIDTH] = lt_ref_pl[j*(W+4) +: W+4];
+            lt_ref_beat[`STRACKGEN_LT_OUT_ROW_BIT + j * `STRACKGEN_LT_OUT_ROW_STRIDE
+                +: `STRACKGEN_LT_OUT_ROW_WIDTH] = lt_ref_row[j*W +: W];
+        end
+    end
     reg [LT_OUT_W-1:0] lt_q [0:QUEUE-1];
     integer lt_wr = 0, lt_rd = 0;
 
@@ -73,7 +100,7 @@ module tb;
         begin
             for (i = 0; i < LT_IN_W; i = i + 32) lt_in[i +: 32] = $random;
             // Mostly links that exist, mostly small deltas: keep the table busy, not saturated.
-            lt_in[15:0] = $random % 8;
+            lt_in[`STRACKGEN_LT_IN_LINK_BIT +: `STRACKGEN_LT_IN_LINK_WIDTH] = $random % 8;
         end
     endtask
 
@@ -97,7 +124,7 @@ module tb;
     always @(posedge clk) if (!rst) begin
         cycle <= cycle + 1;
         if (lt_ref_valid) begin
-            lt_q[lt_wr % QUEUE] <= {lt_ref_sat, lt_ref_row, lt_ref_pl, lt_ref_bad};
+            lt_q[lt_wr % QUEUE] <= lt_ref_beat;
             lt_wr <= lt_wr + 1;
         end
         if (lt_out_valid && lt_out_ready) begin

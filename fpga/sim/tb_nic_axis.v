@@ -2,9 +2,9 @@
 //
 // The wrapper runs beside a bare `nic` core offered what the documented credit rule allows (this
 // bench's own count per side of the shell's events taken and not yet consumed, against each
-// FIFO's depth; an open needs room on both sides), with the fields cut from the beats by the
-// documented layout (part-selects at the offsets in nic_axis.v's header, not the wrapper's
-// concatenation). Checks:
+// FIFO's depth; an open needs room on both sides), with the fields cut from the beats, and the
+// expected result beats laid out, by the generated descriptor layout (strackgen_layout.vh: what
+// strack_descriptors.h gives drivers), not the wrapper's own offsets. Checks:
 // - every beat on m_axis_send / m_axis_recv equals the bare core's next result of an event the
 //   shell offered (timer-scan results left out), in order, none lost or repeated;
 // - a beat is accepted on an input exactly when the bare core takes that event;
@@ -18,6 +18,7 @@
 `timescale 1ns/1ps
 `default_nettype none
 `include "strackgen_params.vh"
+`include "strackgen_layout.vh"
 module tb;
     localparam integer SB     = `STRACKGEN_SACK_BITS;
     localparam integer SBP    = (SB + 31) / 32 * 32;
@@ -92,52 +93,90 @@ module tb;
     wire off_pkt  = pkt_v && recv_room;
     wire        rs_valid, rr_valid;
     wire [2:0]  rs_source;
-    wire [159:0]      ref_send;   // packed by the documented offsets
+    wire [159:0]      ref_send;   // packed by the generated layout (strackgen_layout.vh)
     wire [RECV_W-1:0] ref_recv;
     assign ref_send[159:146] = 0;
     assign ref_recv[223:220] = 0;
     if (SBP > SB) begin : pad
         assign ref_recv[224 + SB +: SBP - SB] = 0;
     end
-    assign ref_send[128 +: 3] = rs_source;
+    assign ref_send[`STRACKGEN_NIC_SEND_SOURCE_BIT +: `STRACKGEN_NIC_SEND_SOURCE_WIDTH] = rs_source;
     nic bare (
-        .clock(clk), .s_reset(rst), .s_now(now),
-        .s_open_valid(off_open), .s_open_ready(ref_open_r),
-        .s_open_psn(open_d[0 +: 32]), .s_open_peer_psn(open_d[32 +: 32]),
-        .s_open_conn(open_d[64 +: 16]),
-        .s_sack_valid(off_sack), .s_sack_ready(ref_sack_r),
-        .s_sack_epsn(sack_d[0 +: 32]), .s_sack_base(sack_d[32 +: 32]),
-        .s_sack_bytes(sack_d[64 +: 32]), .s_sack_ooo(sack_d[96 +: 32]),
-        .s_sack_ts(sack_d[128 +: 32]), .s_sack_entropy(sack_d[160 +: 32]),
-        .s_sack_conn(sack_d[192 +: 16]), .s_sack_probe(sack_d[208]), .s_sack_ecn(sack_d[209]),
-        .s_sack_bitmap(sack_d[224 +: SB]),
-        .s_doorbell_valid(off_db), .s_doorbell_ready(ref_db_r),
-        .s_doorbell_bytes(db_d[0 +: 32]), .s_doorbell_conn(db_d[32 +: 16]),
-        .s_txop_valid(off_txop), .s_txop_ready(ref_txop_r),
-        .s_pkt_valid(off_pkt), .s_pkt_ready(ref_pkt_r),
-        .s_pkt_psn(pkt_d[0 +: 32]), .s_pkt_len(pkt_d[32 +: 32]), .s_pkt_entropy(pkt_d[64 +: 32]),
-        .s_pkt_ts(pkt_d[96 +: 32]), .s_pkt_conn(pkt_d[128 +: 16]), .s_pkt_ecn(pkt_d[144]),
-        .s_pkt_probe(pkt_d[145]), .s_pkt_ack_req(pkt_d[146]),
-        .m_send_valid(rs_valid), .m_send_tx_psn(ref_send[0 +: 32]),
-        .m_send_tx_len(ref_send[32 +: 32]), .m_send_tx_ts(ref_send[64 +: 32]),
-        .m_send_tx_entropy(ref_send[96 +: 16]), .m_send_conn(ref_send[112 +: 16]),
-        .m_send_source(rs_source), .m_send_bad(ref_send[131]), .m_send_opened(ref_send[132]),
-        .m_send_open_refused(ref_send[133]), .m_send_sack_accepted(ref_send[134]),
-        .m_send_sack_malformed(ref_send[135]), .m_send_doorbell_ok(ref_send[136]),
-        .m_send_doorbell_refused(ref_send[137]), .m_send_tx_valid(ref_send[138]),
-        .m_send_tx_kind(ref_send[139 +: 2]), .m_send_tx_ack_req(ref_send[141]),
-        .m_send_loss_valid(ref_send[142]), .m_send_loss_kind(ref_send[143 +: 2]),
-        .m_send_work(ref_send[145]),
-        .m_recv_valid(rr_valid), .m_recv_sack_epsn(ref_recv[0 +: 32]),
-        .m_recv_sack_base(ref_recv[32 +: 32]), .m_recv_sack_bytes_recvd(ref_recv[64 +: 32]),
-        .m_recv_sack_ooo_count(ref_recv[96 +: 32]), .m_recv_sack_entropy(ref_recv[128 +: 32]),
-        .m_recv_sack_ts(ref_recv[160 +: 32]), .m_recv_conn(ref_recv[192 +: 16]),
-        .m_recv_verdict(ref_recv[208 +: 3]), .m_recv_bad(ref_recv[211]),
-        .m_recv_trig_coalesce(ref_recv[212]), .m_recv_trig_head_fill(ref_recv[213]),
-        .m_recv_trig_probe(ref_recv[214]), .m_recv_trig_ack_req(ref_recv[215]),
-        .m_recv_trig_ecn(ref_recv[216]), .m_recv_sack_valid(ref_recv[217]),
-        .m_recv_sack_ecn(ref_recv[218]), .m_recv_sack_probe(ref_recv[219]),
-        .m_recv_sack_bitmap(ref_recv[224 +: SB]),
+        .clock(clk),
+        .s_reset(rst),
+        .s_now(now),
+        .s_open_valid(off_open),
+        .s_open_ready(ref_open_r),
+        .s_open_psn(open_d[`STRACKGEN_NIC_OPEN_PSN_BIT +: `STRACKGEN_NIC_OPEN_PSN_WIDTH]),
+        .s_open_peer_psn(open_d[`STRACKGEN_NIC_OPEN_PEER_PSN_BIT +: `STRACKGEN_NIC_OPEN_PEER_PSN_WIDTH]),
+        .s_open_conn(open_d[`STRACKGEN_NIC_OPEN_CONN_BIT +: `STRACKGEN_NIC_OPEN_CONN_WIDTH]),
+        .s_sack_valid(off_sack),
+        .s_sack_ready(ref_sack_r),
+        .s_sack_epsn(sack_d[`STRACKGEN_NIC_SACK_EPSN_BIT +: `STRACKGEN_NIC_SACK_EPSN_WIDTH]),
+        .s_sack_base(sack_d[`STRACKGEN_NIC_SACK_BASE_BIT +: `STRACKGEN_NIC_SACK_BASE_WIDTH]),
+        .s_sack_bytes(sack_d[`STRACKGEN_NIC_SACK_BYTES_BIT +: `STRACKGEN_NIC_SACK_BYTES_WIDTH]),
+        .s_sack_ooo(sack_d[`STRACKGEN_NIC_SACK_OOO_BIT +: `STRACKGEN_NIC_SACK_OOO_WIDTH]),
+        .s_sack_ts(sack_d[`STRACKGEN_NIC_SACK_TS_BIT +: `STRACKGEN_NIC_SACK_TS_WIDTH]),
+        .s_sack_entropy(sack_d[`STRACKGEN_NIC_SACK_ENTROPY_BIT +: `STRACKGEN_NIC_SACK_ENTROPY_WIDTH]),
+        .s_sack_conn(sack_d[`STRACKGEN_NIC_SACK_CONN_BIT +: `STRACKGEN_NIC_SACK_CONN_WIDTH]),
+        .s_sack_probe(sack_d[`STRACKGEN_NIC_SACK_PROBE_BIT]),
+        .s_sack_ecn(sack_d[`STRACKGEN_NIC_SACK_ECN_BIT]),
+        .s_sack_bitmap(sack_d[`STRACKGEN_NIC_SACK_BITMAP_BIT +: `STRACKGEN_NIC_SACK_BITMAP_WIDTH]),
+        .s_doorbell_valid(off_db),
+        .s_doorbell_ready(ref_db_r),
+        .s_doorbell_bytes(db_d[`STRACKGEN_NIC_DOORBELL_BYTES_BIT +: `STRACKGEN_NIC_DOORBELL_BYTES_WIDTH]),
+        .s_doorbell_conn(db_d[`STRACKGEN_NIC_DOORBELL_CONN_BIT +: `STRACKGEN_NIC_DOORBELL_CONN_WIDTH]),
+        .s_txop_valid(off_txop),
+        .s_txop_ready(ref_txop_r),
+        .s_pkt_valid(off_pkt),
+        .s_pkt_ready(ref_pkt_r),
+        .s_pkt_psn(pkt_d[`STRACKGEN_NIC_PKT_PSN_BIT +: `STRACKGEN_NIC_PKT_PSN_WIDTH]),
+        .s_pkt_len(pkt_d[`STRACKGEN_NIC_PKT_LEN_BIT +: `STRACKGEN_NIC_PKT_LEN_WIDTH]),
+        .s_pkt_entropy(pkt_d[`STRACKGEN_NIC_PKT_ENTROPY_BIT +: `STRACKGEN_NIC_PKT_ENTROPY_WIDTH]),
+        .s_pkt_ts(pkt_d[`STRACKGEN_NIC_PKT_TS_BIT +: `STRACKGEN_NIC_PKT_TS_WIDTH]),
+        .s_pkt_conn(pkt_d[`STRACKGEN_NIC_PKT_CONN_BIT +: `STRACKGEN_NIC_PKT_CONN_WIDTH]),
+        .s_pkt_ecn(pkt_d[`STRACKGEN_NIC_PKT_ECN_BIT]),
+        .s_pkt_probe(pkt_d[`STRACKGEN_NIC_PKT_PROBE_BIT]),
+        .s_pkt_ack_req(pkt_d[`STRACKGEN_NIC_PKT_ACK_REQ_BIT]),
+        .m_send_valid(rs_valid),
+        .m_send_tx_psn(ref_send[`STRACKGEN_NIC_SEND_TX_PSN_BIT +: `STRACKGEN_NIC_SEND_TX_PSN_WIDTH]),
+        .m_send_tx_len(ref_send[`STRACKGEN_NIC_SEND_TX_LEN_BIT +: `STRACKGEN_NIC_SEND_TX_LEN_WIDTH]),
+        .m_send_tx_ts(ref_send[`STRACKGEN_NIC_SEND_TX_TS_BIT +: `STRACKGEN_NIC_SEND_TX_TS_WIDTH]),
+        .m_send_tx_entropy(ref_send[`STRACKGEN_NIC_SEND_TX_ENTROPY_BIT +: `STRACKGEN_NIC_SEND_TX_ENTROPY_WIDTH]),
+        .m_send_conn(ref_send[`STRACKGEN_NIC_SEND_CONN_BIT +: `STRACKGEN_NIC_SEND_CONN_WIDTH]),
+        .m_send_source(rs_source),
+        .m_send_bad(ref_send[`STRACKGEN_NIC_SEND_BAD_BIT]),
+        .m_send_opened(ref_send[`STRACKGEN_NIC_SEND_OPENED_BIT]),
+        .m_send_open_refused(ref_send[`STRACKGEN_NIC_SEND_OPEN_REFUSED_BIT]),
+        .m_send_sack_accepted(ref_send[`STRACKGEN_NIC_SEND_SACK_ACCEPTED_BIT]),
+        .m_send_sack_malformed(ref_send[`STRACKGEN_NIC_SEND_SACK_MALFORMED_BIT]),
+        .m_send_doorbell_ok(ref_send[`STRACKGEN_NIC_SEND_DOORBELL_OK_BIT]),
+        .m_send_doorbell_refused(ref_send[`STRACKGEN_NIC_SEND_DOORBELL_REFUSED_BIT]),
+        .m_send_tx_valid(ref_send[`STRACKGEN_NIC_SEND_TX_VALID_BIT]),
+        .m_send_tx_kind(ref_send[`STRACKGEN_NIC_SEND_TX_KIND_BIT +: `STRACKGEN_NIC_SEND_TX_KIND_WIDTH]),
+        .m_send_tx_ack_req(ref_send[`STRACKGEN_NIC_SEND_TX_ACK_REQ_BIT]),
+        .m_send_loss_valid(ref_send[`STRACKGEN_NIC_SEND_LOSS_VALID_BIT]),
+        .m_send_loss_kind(ref_send[`STRACKGEN_NIC_SEND_LOSS_KIND_BIT +: `STRACKGEN_NIC_SEND_LOSS_KIND_WIDTH]),
+        .m_send_work(ref_send[`STRACKGEN_NIC_SEND_WORK_BIT]),
+        .m_recv_valid(rr_valid),
+        .m_recv_sack_epsn(ref_recv[`STRACKGEN_NIC_RECV_SACK_EPSN_BIT +: `STRACKGEN_NIC_RECV_SACK_EPSN_WIDTH]),
+        .m_recv_sack_base(ref_recv[`STRACKGEN_NIC_RECV_SACK_BASE_BIT +: `STRACKGEN_NIC_RECV_SACK_BASE_WIDTH]),
+        .m_recv_sack_bytes_recvd(ref_recv[`STRACKGEN_NIC_RECV_SACK_BYTES_RECVD_BIT +: `STRACKGEN_NIC_RECV_SACK_BYTES_RECVD_WIDTH]),
+        .m_recv_sack_ooo_count(ref_recv[`STRACKGEN_NIC_RECV_SACK_OOO_COUNT_BIT +: `STRACKGEN_NIC_RECV_SACK_OOO_COUNT_WIDTH]),
+        .m_recv_sack_entropy(ref_recv[`STRACKGEN_NIC_RECV_SACK_ENTROPY_BIT +: `STRACKGEN_NIC_RECV_SACK_ENTROPY_WIDTH]),
+        .m_recv_sack_ts(ref_recv[`STRACKGEN_NIC_RECV_SACK_TS_BIT +: `STRACKGEN_NIC_RECV_SACK_TS_WIDTH]),
+        .m_recv_conn(ref_recv[`STRACKGEN_NIC_RECV_CONN_BIT +: `STRACKGEN_NIC_RECV_CONN_WIDTH]),
+        .m_recv_verdict(ref_recv[`STRACKGEN_NIC_RECV_VERDICT_BIT +: `STRACKGEN_NIC_RECV_VERDICT_WIDTH]),
+        .m_recv_bad(ref_recv[`STRACKGEN_NIC_RECV_BAD_BIT]),
+        .m_recv_trig_coalesce(ref_recv[`STRACKGEN_NIC_RECV_TRIG_COALESCE_BIT]),
+        .m_recv_trig_head_fill(ref_recv[`STRACKGEN_NIC_RECV_TRIG_HEAD_FILL_BIT]),
+        .m_recv_trig_probe(ref_recv[`STRACKGEN_NIC_RECV_TRIG_PROBE_BIT]),
+        .m_recv_trig_ack_req(ref_recv[`STRACKGEN_NIC_RECV_TRIG_ACK_REQ_BIT]),
+        .m_recv_trig_ecn(ref_recv[`STRACKGEN_NIC_RECV_TRIG_ECN_BIT]),
+        .m_recv_sack_valid(ref_recv[`STRACKGEN_NIC_RECV_SACK_VALID_BIT]),
+        .m_recv_sack_ecn(ref_recv[`STRACKGEN_NIC_RECV_SACK_ECN_BIT]),
+        .m_recv_sack_probe(ref_recv[`STRACKGEN_NIC_RECV_SACK_PROBE_BIT]),
+        .m_recv_sack_bitmap(ref_recv[`STRACKGEN_NIC_RECV_SACK_BITMAP_BIT +: `STRACKGEN_NIC_RECV_SACK_BITMAP_WIDTH]),
         .status_ready(ref_ready),
         .status_send_tx_new(), .status_send_tx_retransmit(), .status_send_tx_probe(),
         .status_send_sack_malformed(), .status_send_loss_ooo(), .status_send_loss_probe(),
@@ -235,14 +274,14 @@ module tb;
             if (rs_valid && rs_source != 0 && since_rst > LS) begin
                 send_q[send_wr % QUEUE] <= ref_send;
                 send_wr <= send_wr + 1;
-                if (ref_send[138]) packets = packets + 1;
-                if (ref_send[132]) opens = opens + 1;
-                if (ref_send[131]) send_bad = send_bad + 1;
+                if (ref_send[`STRACKGEN_NIC_SEND_TX_VALID_BIT]) packets = packets + 1;
+                if (ref_send[`STRACKGEN_NIC_SEND_OPENED_BIT]) opens = opens + 1;
+                if (ref_send[`STRACKGEN_NIC_SEND_BAD_BIT]) send_bad = send_bad + 1;
             end
             if (rr_valid && since_rst > LR) begin
                 recv_q[recv_wr % QUEUE] <= ref_recv;
                 recv_wr <= recv_wr + 1;
-                if (ref_recv[217]) sacks_sent = sacks_sent + 1;
+                if (ref_recv[`STRACKGEN_NIC_RECV_SACK_VALID_BIT]) sacks_sent = sacks_sent + 1;
             end
             if (send_v && send_rdy) begin
                 if (send_rd >= send_wr || send_d !== send_q[send_rd % QUEUE]) begin
