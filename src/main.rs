@@ -1,6 +1,8 @@
-//! `strackgen`: configuration, golden-model replay and the loopback model of the STrack NIC.
+//! `strackgen`: the command. Verbs: `config` (check, show), `model` (replay, loopback),
+//! `schedule`, `verilog` (the package), `p4`, `stf` (write, run), `report` (the FPGA flows),
+//! `completions`, `man`. Usage errors exit 2 (clap's), runtime errors 1.
 
-use std::io::{BufRead, BufWriter, Write};
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -38,7 +40,7 @@ enum Cmd {
     /// Run the MLCC host scheduler (Algorithms 1 and 2) on a set of links and flows and print
     /// each flow's K-slot plan and the deltas its packets carry (schema: docs/scheduler.md).
     Schedule {
-        /// JSON description of the links and flows.
+        /// JSON description of the links and flows (`-`: standard input).
         #[arg(long)]
         flows: PathBuf,
         #[arg(long)]
@@ -110,6 +112,17 @@ enum Cmd {
     /// files against it.
     #[command(subcommand)]
     Stf(StfCmd),
+    /// Print a shell completion script: `strackgen completions bash > /etc/bash_completion.d/strackgen`.
+    Completions {
+        #[arg(value_enum)]
+        shell: Shell,
+    },
+    /// Print the man page (roff) to standard output, or with --out write one page per command
+    /// (strackgen.1, strackgen-verilog.1, ...) into a directory.
+    Man {
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Write the Verilog package: every core, the AXI-Stream wrappers and their benches, the
     /// parameter header, filelists (Verilator, Icarus, Yosys), lint waivers, a FuseSoC core,
     /// the resolved config and a manifest (docs/package.md).
@@ -125,7 +138,17 @@ enum Cmd {
 #[derive(Subcommand)]
 enum ConfigCmd {
     /// Validate a TOML configuration; errors name the field, the value and what is allowed.
-    Check { file: PathBuf },
+    Check {
+        /// The configuration (`-`: standard input); or give it with --config.
+        #[arg(conflicts_with = "config", required_unless_present = "config")]
+        file: Option<PathBuf>,
+        /// The configuration (`-`: standard input).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the effective configuration (defaults and derived values filled in) as TOML.
     Show {
         /// Configuration to resolve (default: the built-in defaults).
@@ -154,6 +177,13 @@ enum StfCmd {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum P4Target {
     Tna,
     V1model,
@@ -177,7 +207,7 @@ enum ModelCmd {
 
 #[derive(Args)]
 struct LoopbackArgs {
-    /// JSON lines of messages: {"at_ns": N, "bytes": N}.
+    /// JSON lines of messages: {"at_ns": N, "bytes": N} (`-`: standard input).
     #[arg(long)]
     trace: PathBuf,
     #[arg(long)]
@@ -235,8 +265,26 @@ fn main() -> ExitCode {
     }
 }
 
+/// Write `bytes` to standard output; a closed pipe ends quietly (as Unix tools do), any other
+/// failure is an error.
+fn write_stdout(bytes: &[u8]) -> Result<ExitCode, String> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|_| out.flush()) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(format!("cannot write the output: {e}")),
+    }
+}
+
+/// The config at `path` (`-`: standard input), or the built-in defaults.
 fn load_config(path: Option<&PathBuf>) -> Result<Config, String> {
     match path {
+        Some(p) if p.as_os_str() == "-" => {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                .map_err(|e| format!("cannot read the config from standard input: {e}"))?;
+            Config::from_toml_str(&text, "<stdin>").map_err(|e| e.to_string())
+        }
         Some(p) => Config::from_file(&p.to_string_lossy()).map_err(|e| e.to_string()),
         None => Ok(Config::default()),
     }
@@ -244,8 +292,29 @@ fn load_config(path: Option<&PathBuf>) -> Result<Config, String> {
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.cmd {
-        Cmd::Config(ConfigCmd::Check { file }) => {
+        Cmd::Config(ConfigCmd::Check { file, config, json }) => {
+            let file = file.or(config).expect("clap requires one of the two");
             let cfg = load_config(Some(&file))?;
+            if json {
+                let v = serde_json::json!({
+                    "config": file.display().to_string(),
+                    "ok": true,
+                    "sha256": strackgen::package::config_sha256(&cfg),
+                    "max_paths": cfg.entropy_bitmap.max_paths,
+                    "mtu_bytes": cfg.network.mtu_bytes,
+                    "max_cwnd_bytes": cfg.max_cwnd_bytes(),
+                    "bdp_bytes": cfg.bdp_bytes(),
+                    "rx_window": cfg.sack.rx_window,
+                    "nic_connections": cfg.nic.connections,
+                    "load_table": {
+                        "links": cfg.load_table.links,
+                        "slots": cfg.load_table.slots,
+                        "load_bits": cfg.load_table.load_bits,
+                    },
+                });
+                println!("{v}");
+                return Ok(ExitCode::SUCCESS);
+            }
             println!(
                 "{}: ok (max_paths {}, MTU {} B, max_cwnd {} B, BDP {:.0} B, rx_window {}, \
                  load table {} links x {} slots x {} bits)",
@@ -310,6 +379,37 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Cmd::Model(ModelCmd::Loopback(a)) => loopback_cmd(a),
         Cmd::Verilog { config, out } => verilog_cmd(config.as_ref(), &out),
+        Cmd::Completions { shell } => {
+            use clap::CommandFactory;
+            let shell = match shell {
+                Shell::Bash => clap_complete::Shell::Bash,
+                Shell::Zsh => clap_complete::Shell::Zsh,
+                Shell::Fish => clap_complete::Shell::Fish,
+            };
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "strackgen", &mut text);
+            write_stdout(&text)
+        }
+        Cmd::Man { out } => {
+            use clap::CommandFactory;
+            match out {
+                Some(dir) => {
+                    std::fs::create_dir_all(&dir)
+                        .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                    clap_mangen::generate_to(Cli::command(), &dir).map_err(|e| {
+                        format!("cannot write the man pages into {}: {e}", dir.display())
+                    })?;
+                    Ok(ExitCode::SUCCESS)
+                }
+                None => {
+                    let mut text = Vec::new();
+                    clap_mangen::Man::new(Cli::command())
+                        .render(&mut text)
+                        .map_err(|e| e.to_string())?;
+                    write_stdout(&text)
+                }
+            }
+        }
         Cmd::P4 {
             config,
             target,
@@ -664,46 +764,64 @@ fn open_trace(path: &PathBuf) -> Result<Box<dyn BufRead>, String> {
     Ok(Box::new(std::io::BufReader::new(f)))
 }
 
-/// Feed each line to `step`; print one JSON output line per good input line. A bad line is
-/// reported on stderr with its number, prints nothing on stdout and does not reach the model.
-/// Blank lines are skipped. Returns the number of bad lines.
+/// Feed each line to `step` and write its answer at once (the output streams): output line N
+/// answers input line N. A bad line gets an error object in its place
+/// (`{"error": {"line": N, "column": C, "message": ...}}`), its message on stderr, and does
+/// not reach the model; a blank line is answered by a blank line. A closed standard output
+/// ends the run quietly. Returns the number of bad lines.
 fn replay<I, O>(reader: Box<dyn BufRead>, mut step: impl FnMut(&I) -> O) -> Result<usize, String>
 where
     I: DeserializeOwned,
     O: Serialize,
 {
     let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = stdout.lock();
     let mut bad = 0;
-    for (n, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| format!("line {}: cannot read: {e}", n + 1))?;
-        if line.trim().is_empty() {
-            continue;
+    let mut reader = reader;
+    let mut raw = Vec::new();
+    for n in 1.. {
+        raw.clear();
+        let got = reader
+            .read_until(b'\n', &mut raw)
+            .map_err(|e| format!("line {n}: cannot read: {e}"))?;
+        if got == 0 {
+            break;
         }
-        match serde_json::from_str::<I>(&line) {
-            Ok(input) => {
-                let o = step(&input);
-                let text = serde_json::to_string(&o).map_err(|e| e.to_string())?;
-                writeln!(out, "{text}").map_err(|e| e.to_string())?;
-            }
+        let answer = match std::str::from_utf8(&raw) {
             Err(e) => {
-                out.flush().map_err(|e| e.to_string())?;
-                eprintln!("{}", json_error(n + 1, &e));
-                bad += 1;
+                let column = e.valid_up_to() + 1;
+                Err((column, "not UTF-8".to_string()))
             }
+            Ok(line) if line.trim().is_empty() => Ok(String::new()),
+            Ok(line) => match serde_json::from_str::<I>(line) {
+                Ok(input) => Ok(serde_json::to_string(&step(&input)).map_err(|e| e.to_string())?),
+                Err(e) => Err((e.column(), json_message(&e))),
+            },
+        };
+        let text = match answer {
+            Ok(text) => text,
+            Err((column, message)) => {
+                bad += 1;
+                eprintln!("line {n}, column {column}: {message}");
+                serde_json::json!({"error": {"line": n, "column": column, "message": message}})
+                    .to_string()
+            }
+        };
+        match writeln!(out, "{text}").and_then(|_| out.flush()) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(bad),
+            Err(e) => return Err(format!("cannot write the output: {e}")),
         }
     }
-    out.flush().map_err(|e| e.to_string())?;
     Ok(bad)
 }
 
-/// `line N, column C: message`, with serde_json's own (always line 1) position removed.
-fn json_error(line: usize, e: &serde_json::Error) -> String {
+/// serde_json's message without its own (always line 1) position.
+fn json_message(e: &serde_json::Error) -> String {
     let text = e.to_string();
-    let msg = text
-        .rfind(" at line ")
-        .map_or(text.as_str(), |i| &text[..i]);
-    format!("line {line}, column {}: {msg}", e.column())
+    text.rfind(" at line ")
+        .map_or(text.as_str(), |i| &text[..i])
+        .to_string()
 }
 
 fn loopback_cmd(a: LoopbackArgs) -> Result<ExitCode, String> {
@@ -731,7 +849,12 @@ fn loopback_cmd(a: LoopbackArgs) -> Result<ExitCode, String> {
         match serde_json::from_str::<Message>(&line) {
             Ok(m) => messages.push(m),
             Err(e) => {
-                eprintln!("{}", json_error(n + 1, &e));
+                eprintln!(
+                    "line {}, column {}: {}",
+                    n + 1,
+                    e.column(),
+                    json_message(&e)
+                );
                 bad += 1;
             }
         }
@@ -856,8 +979,14 @@ struct FlowSpec {
 
 fn schedule_cmd(path: &PathBuf, config: Option<&PathBuf>, json: bool) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = if path.as_os_str() == "-" {
+        let mut t = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut t)
+            .map_err(|e| format!("cannot read the flows from standard input: {e}"))?;
+        t
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
+    };
     let spec: ScheduleFile =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let unit = cfg.load_table.rate_unit_mbps as u64;

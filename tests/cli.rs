@@ -41,6 +41,20 @@ fn strackgen_stdin(args: &[&str], input: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+fn strackgen_stdin_bytes(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_strackgen"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -142,45 +156,159 @@ fn replay_runs_every_block_like_the_library() {
     check_replay("load_table", |i: &load_table::In| lt.step(i));
 }
 
+/// Output line N answers input line N: a bad line gets an error object in its place (and its
+/// message on stderr) and does not reach the model; a blank line gets a blank line.
 #[test]
-fn bad_trace_lines_are_reported_by_number_and_skipped() {
+fn bad_trace_lines_are_answered_in_place_and_do_not_reach_the_model() {
     let good = "{\"now\":0,\"choose\":{\"cwnd_packets\":4}}\n{\"now\":5,\"choose\":{\"cwnd_packets\":4}}\n";
-    let with_bad = "{\"now\":0,\"choose\":{\"cwnd_packets\":4}}\n{\"now\":1,\"choose\":{\"cwnd_packets\":-4}}\nnot json\n{\"now\":2,\"bogus\":1}\n{\"now\":5,\"choose\":{\"cwnd_packets\":4}}\n";
-    let a = strackgen_stdin(
-        &[
-            "model",
-            "replay",
-            "--block",
-            "entropy_bitmap",
-            "--trace",
-            "-",
-        ],
-        good,
-    );
-    let b = strackgen_stdin(
-        &[
-            "model",
-            "replay",
-            "--block",
-            "entropy_bitmap",
-            "--trace",
-            "-",
-        ],
-        with_bad,
-    );
+    let with_bad = "{\"now\":0,\"choose\":{\"cwnd_packets\":4}}\n{\"now\":1,\"choose\":{\"cwnd_packets\":-4}}\nnot json\n\n{\"now\":2,\"bogus\":1}\n\u{ff}\n{\"now\":5,\"choose\":{\"cwnd_packets\":4}}\n";
+    let args = [
+        "model",
+        "replay",
+        "--block",
+        "entropy_bitmap",
+        "--trace",
+        "-",
+    ];
+    let a = strackgen_stdin(&args, good);
+    let mut bytes = with_bad.as_bytes().to_vec();
+    // Line 6 is not UTF-8 (a lone 0xff byte).
+    let at = bytes.windows(2).position(|w| w == [0xc3, 0xbf]).unwrap();
+    bytes.splice(at..at + 2, [0xff]);
+    let b = strackgen_stdin_bytes(&args, &bytes);
     assert!(a.status.success());
     assert_eq!(b.status.code(), Some(1));
-    // nothing printed for the bad lines, and they did not reach the model
-    assert_eq!(text(&a.stdout), text(&b.stdout));
+    let good_out: Vec<String> = text(&a.stdout).lines().map(String::from).collect();
+    let out: Vec<String> = text(&b.stdout).lines().map(String::from).collect();
+    assert_eq!(out.len(), 7, "{out:?}");
+    // The good lines' answers are the ones without the bad lines: these never reached the model.
+    assert_eq!(out[0], good_out[0]);
+    assert_eq!(out[6], good_out[1]);
+    assert_eq!(out[3], "");
+    for (n, col, msg) in [
+        (2, None, "invalid value"),
+        (3, Some(2), "expected ident"),
+        (5, None, "unknown field `bogus`"),
+        (6, Some(1), "not UTF-8"),
+    ] {
+        let v: serde_json::Value = serde_json::from_str(&out[n - 1]).unwrap();
+        assert_eq!(v["error"]["line"], n, "{v}");
+        if let Some(c) = col {
+            assert_eq!(v["error"]["column"], c, "{v}");
+        }
+        assert!(v["error"]["message"].as_str().unwrap().contains(msg), "{v}");
+    }
     let err = text(&b.stderr);
-    assert!(err.contains("line 2, column"), "{err}");
-    assert!(err.contains("line 3, column 2: expected ident"), "{err}");
-    assert!(
-        err.contains("line 4, column") && err.contains("unknown field `bogus`"),
-        "{err}"
-    );
-    assert!(err.contains("3 bad line(s)"));
-    assert!(!err.contains("line 1,") && !err.contains("line 5,"));
+    for n in [2, 3, 5, 6] {
+        assert!(err.contains(&format!("line {n}, column")), "{err}");
+    }
+    assert!(err.contains("4 bad line(s)"), "{err}");
+    assert!(!err.contains("line 1,") && !err.contains("line 7,"));
+}
+
+/// Each answer is written when its line is read: the first answer comes while standard input
+/// is still open.
+#[test]
+fn replay_streams_its_answers() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_strackgen"))
+        .args([
+            "model",
+            "replay",
+            "--block",
+            "entropy_bitmap",
+            "--trace",
+            "-",
+        ])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    writeln!(stdin, "{{\"now\":0,\"choose\":{{\"cwnd_packets\":4}}}}").unwrap();
+    stdin.flush().unwrap();
+    let first = rx
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("no answer while the input is open: the output does not stream");
+    assert!(first.contains("\"choice\""), "{first}");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn usage_errors_exit_2_and_runtime_errors_exit_1() {
+    for args in [
+        &["bogus"][..],
+        &["config", "check"],
+        &["model", "replay", "--block", "nope", "--trace", "-"],
+        &["verilog"],
+    ] {
+        let o = strackgen(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+    }
+    let o = strackgen(&["config", "check", "no/such/file.toml"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+}
+
+#[test]
+fn config_check_takes_the_file_positionally_with_config_or_from_stdin_and_speaks_json() {
+    let a = strackgen(&["config", "check", "configs/small.toml"]);
+    let b = strackgen(&["config", "check", "--config", "configs/small.toml"]);
+    assert!(a.status.success() && b.status.success());
+    assert_eq!(text(&a.stdout), text(&b.stdout));
+    let small = std::fs::read_to_string(root().join("configs/small.toml")).unwrap();
+    let c = strackgen_stdin(&["config", "check", "--config", "-", "--json"], &small);
+    assert!(c.status.success(), "{}", text(&c.stderr));
+    let v: serde_json::Value = serde_json::from_str(&text(&c.stdout)).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["load_table"]["slots"], 2);
+    assert_eq!(v["sha256"].as_str().unwrap().len(), 64);
+    let both = strackgen(&[
+        "config",
+        "check",
+        "configs/small.toml",
+        "--config",
+        "configs/small.toml",
+    ]);
+    assert_eq!(both.status.code(), Some(2));
+}
+
+#[test]
+fn completions_and_man_pages_are_generated() {
+    for shell in ["bash", "zsh", "fish"] {
+        let o = strackgen(&["completions", shell]);
+        assert!(o.status.success(), "{shell}");
+        let t = text(&o.stdout);
+        assert!(
+            t.contains("strackgen") && t.contains("verilog"),
+            "{shell}: {t}"
+        );
+    }
+    let o = strackgen(&["man"]);
+    assert!(o.status.success());
+    assert!(text(&o.stdout).starts_with(".ie") || text(&o.stdout).contains(".TH strackgen 1"));
+    let dir = root().join("target/cli-test-man");
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = strackgen(&["man", "--out", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    for page in [
+        "strackgen.1",
+        "strackgen-verilog.1",
+        "strackgen-model-replay.1",
+    ] {
+        let t = std::fs::read_to_string(dir.join(page)).unwrap();
+        assert!(t.contains(".TH"), "{page}");
+    }
 }
 
 #[test]
