@@ -335,6 +335,29 @@ fn package_stands_alone() {
             );
         };
         tops.iter().for_each(|t| lint(t));
+        // A wrapper built with parameters that are not its core's stops elaboration, naming
+        // the parameter.
+        std::fs::write(
+            away.join("wrong_k.v"),
+            "`include \"strackgen_params.vh\"\nmodule wrong_k;\n    \
+             load_table_axis #(.K(`STRACKGEN_LT_SLOTS + 1)) lt();\nendmodule\n",
+        )
+        .unwrap();
+        let out = Command::new("verilator")
+            .args(["--lint-only", "-Wno-fatal", "-Wno-PINMISSING"])
+            .arg(dir.join("lint.vlt"))
+            .arg("-F")
+            .arg(dir.join("strackgen.f"))
+            .args(["wrong_k.v", "--top-module", "wrong_k"])
+            .current_dir(&away)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success()
+                && err.contains("load_table_axis_parameter_K_is_not_STRACKGEN_LT_SLOTS"),
+            "{config}: a load_table_axis with another K elaborates:\n{err}"
+        );
         let out = Command::new("yosys")
             .arg("-q")
             .arg("-c")

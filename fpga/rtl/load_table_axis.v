@@ -51,6 +51,17 @@ module load_table_axis #(
     output wire [31:0]      status_bad_count,
     output wire [31:0]      status_tick_count
 );
+    // The parameters must be the core's (strackgen_params.vh): a mismatch stops elaboration in
+    // every tool, naming the parameter (an instance of a module that does not exist).
+    generate
+        if (K != `STRACKGEN_LT_SLOTS) begin : g_bad_k
+            load_table_axis_parameter_K_is_not_STRACKGEN_LT_SLOTS_of_the_generated_core bad_k();
+        end
+        if (W != `STRACKGEN_LT_LOAD_BITS) begin : g_bad_w
+            load_table_axis_parameter_W_is_not_STRACKGEN_LT_LOAD_BITS_of_the_generated_core bad_w();
+        end
+    endgenerate
+
     wire step_ready;
     wire step = s_axis_tvalid && step_ready;
     assign s_axis_tready = step_ready;

@@ -117,6 +117,20 @@ module nic_axis #(
     output wire [31:0]       status_recv_malformed,
     output wire [31:0]       status_recv_bad_conn
 );
+    // The parameters must be the core's (strackgen_params.vh): a mismatch stops elaboration in
+    // every tool, naming the parameter (an instance of a module that does not exist).
+    generate
+        if (SACK_BITS != `STRACKGEN_SACK_BITS) begin : g_bad_sack_bits
+            nic_axis_parameter_SACK_BITS_is_not_STRACKGEN_SACK_BITS_of_the_generated_core bad();
+        end
+        if (LATENCY_SEND != `STRACKGEN_NIC_SEND_LATENCY) begin : g_bad_latency_send
+            nic_axis_parameter_LATENCY_SEND_is_not_STRACKGEN_NIC_SEND_LATENCY_of_the_core bad();
+        end
+        if (LATENCY_RECV != `STRACKGEN_NIC_RECV_LATENCY) begin : g_bad_latency_recv
+            nic_axis_parameter_LATENCY_RECV_is_not_STRACKGEN_NIC_RECV_LATENCY_of_the_core bad();
+        end
+    endgenerate
+
     // Room on each side: the result FIFO holds every event in flight plus this one.
     wire send_room, recv_room;
 
