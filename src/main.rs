@@ -92,6 +92,9 @@ enum Cmd {
         /// xilinx.md (default blocks: the NIC, its pipelines and `context_pipe_wide`).
         #[arg(long, conflicts_with_all = ["top_only", "top_config"])]
         xilinx: bool,
+        /// Print the rows as JSON (as timing.json / xilinx.json hold them) instead of the table.
+        #[arg(long)]
+        json: bool,
     },
     /// Generate the P4_16 program of the switch load table for Tofino (TNA) or BMv2 (v1model)
     /// into DIR/load_table_<target>.p4 (p4/README.md).
@@ -107,6 +110,9 @@ enum Cmd {
         /// estimate needs more is refused.
         #[arg(long, default_value_t = strack_p4::TOFINO1_STAGES)]
         tna_stages: u32,
+        /// Print what was written as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// STF packet tests of the P4 load table: write them from the golden model, or play STF
     /// files against it.
@@ -132,6 +138,9 @@ enum Cmd {
         /// The package's directory: new, empty, or an earlier package (replaced as a whole).
         #[arg(long)]
         out: PathBuf,
+        /// Print the package's manifest as JSON instead of the files written.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -151,9 +160,12 @@ enum ConfigCmd {
     },
     /// Print the effective configuration (defaults and derived values filled in) as TOML.
     Show {
-        /// Configuration to resolve (default: the built-in defaults).
+        /// Configuration to resolve (default: the built-in defaults; `-`: standard input).
         #[arg(long)]
         config: Option<PathBuf>,
+        /// Print the resolved config as JSON (the keys only, no derived comments).
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -166,6 +178,9 @@ enum StfCmd {
         config: Option<PathBuf>,
         #[arg(long)]
         out: PathBuf,
+        /// Print the files written as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Play STF files against the golden model; every expectation and counter is checked.
     Run {
@@ -173,6 +188,9 @@ enum StfCmd {
         config: Option<PathBuf>,
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Print each file's result as JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -330,11 +348,16 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Config(ConfigCmd::Show { config }) => {
+        Cmd::Config(ConfigCmd::Show { config, json }) => {
             let cfg = load_config(config.as_ref())?;
-            print!("{}", cfg.to_toml());
-            print!("{}", derived_comments(&cfg));
-            Ok(ExitCode::SUCCESS)
+            if json {
+                let v = serde_json::json!({
+                    "sha256": strackgen::package::config_sha256(&cfg),
+                    "config": cfg.resolved(),
+                });
+                return write_stdout(format!("{v}\n").as_bytes());
+            }
+            write_stdout(format!("{}{}", cfg.to_toml(), derived_comments(&cfg)).as_bytes())
         }
         Cmd::Model(ModelCmd::Replay {
             block,
@@ -378,7 +401,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Model(ModelCmd::Loopback(a)) => loopback_cmd(a),
-        Cmd::Verilog { config, out } => verilog_cmd(config.as_ref(), &out),
+        Cmd::Verilog { config, out, json } => verilog_cmd(config.as_ref(), &out, json),
         Cmd::Completions { shell } => {
             use clap::CommandFactory;
             let shell = match shell {
@@ -415,15 +438,17 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             target,
             out,
             tna_stages,
-        } => p4_cmd(config.as_ref(), target, &out, tna_stages),
+            json,
+        } => p4_cmd(config.as_ref(), target, &out, tna_stages, json),
         Cmd::Stf(cmd) => stf_cmd(cmd),
         Cmd::Report {
             config,
             out,
             blocks,
             xilinx: true,
+            json,
             ..
-        } => xilinx_cmd(config.as_ref(), out, blocks),
+        } => xilinx_cmd(config.as_ref(), out, blocks, json),
         Cmd::Report {
             config,
             out,
@@ -436,13 +461,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             jobs,
             pnr_budget_mins,
             xilinx: false,
+            json,
         } => report_cmd(
             config.as_ref(),
             out,
             if top_only { None } else { Some(blocks) },
             (!no_top, top_config),
             root,
-            (progress_secs, jobs, pnr_budget_mins),
+            (progress_secs, jobs, pnr_budget_mins, json),
         ),
         Cmd::Schedule {
             flows,
@@ -517,15 +543,32 @@ fn context_comments(cfg: &Config) -> String {
     )
 }
 
-fn verilog_cmd(config: Option<&PathBuf>, out: &std::path::Path) -> Result<ExitCode, String> {
+fn verilog_cmd(
+    config: Option<&PathBuf>,
+    out: &std::path::Path,
+    json: bool,
+) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
     strackgen::package::check_out(out)?;
     let pkg = strackgen::package::build(&cfg)?;
     strackgen::package::write(&pkg, out)?;
-    for (file, _) in &pkg.files {
-        println!("{}", out.join(file).display());
+    if json {
+        let manifest = pkg
+            .files
+            .iter()
+            .find(|(f, _)| f == strackgen::package::MANIFEST)
+            .map(|(_, t)| t.as_str())
+            .unwrap_or_default();
+        let v: serde_json::Value = serde_json::from_str(manifest).map_err(|e| e.to_string())?;
+        let v = serde_json::json!({"out": out.display().to_string(), "manifest": v});
+        return write_stdout(format!("{v}\n").as_bytes());
     }
-    Ok(ExitCode::SUCCESS)
+    let list: String = pkg
+        .files
+        .iter()
+        .map(|(file, _)| format!("{}\n", out.join(file).display()))
+        .collect();
+    write_stdout(list.as_bytes())
 }
 
 /// Write the Verilog package for `cfg` into `out` (src/package.rs); the cores' blocks.
@@ -542,6 +585,7 @@ fn p4_cmd(
     target: P4Target,
     out: &std::path::Path,
     tna_stages: u32,
+    json: bool,
 ) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
     let target = match target {
@@ -555,48 +599,89 @@ fn p4_cmd(
     let text = strack_p4::generate(&cfg, target, &opts).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let p = out.join(target.file_name());
-    std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
-    println!("{}", p.display());
-    Ok(ExitCode::SUCCESS)
+    std::fs::write(&p, &text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    if json {
+        let v = serde_json::json!({
+            "file": p.display().to_string(),
+            "target": target.file_name().trim_start_matches("load_table_").trim_end_matches(".p4"),
+            "bytes": text.len(),
+            "config_sha256": strackgen::package::config_sha256(&cfg),
+        });
+        return write_stdout(format!("{v}\n").as_bytes());
+    }
+    write_stdout(format!("{}\n", p.display()).as_bytes())
 }
 
 /// `strackgen stf write`: every scenario's STF file; `strackgen stf run`: play files against
 /// the golden model, each reported, failing when any fails.
 fn stf_cmd(cmd: StfCmd) -> Result<ExitCode, String> {
     match cmd {
-        StfCmd::Write { config, out } => {
+        StfCmd::Write { config, out, json } => {
             let cfg = load_config(config.as_ref())?;
             std::fs::create_dir_all(&out)
                 .map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+            let mut files = Vec::new();
             for (name, text) in strack_p4::stf::scenarios(&cfg) {
                 let p = out.join(format!("{name}.stf"));
                 std::fs::write(&p, text)
                     .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
-                println!("{}", p.display());
+                files.push(p.display().to_string());
             }
-            Ok(ExitCode::SUCCESS)
+            if json {
+                let v = serde_json::json!({"files": files, "config_sha256": cfg.sha256()});
+                return write_stdout(format!("{v}\n").as_bytes());
+            }
+            write_stdout(
+                files
+                    .iter()
+                    .map(|f| format!("{f}\n"))
+                    .collect::<String>()
+                    .as_bytes(),
+            )
         }
-        StfCmd::Run { config, files } => {
+        StfCmd::Run {
+            config,
+            files,
+            json,
+        } => {
             let cfg = load_config(config.as_ref())?;
             let mut failed = 0;
+            let mut results = Vec::new();
+            let mut text_out = String::new();
+            // Every file is checked and reported, an unreadable one included.
             for f in &files {
-                let text = std::fs::read_to_string(f)
-                    .map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-                let r =
-                    strack_p4::stf::parse(&text).and_then(|stf| strack_p4::stf::play(&cfg, &stf));
+                let r = std::fs::read_to_string(f)
+                    .map_err(|e| format!("cannot read it: {e}"))
+                    .and_then(|text| strack_p4::stf::parse(&text))
+                    .and_then(|stf| strack_p4::stf::play(&cfg, &stf));
                 match r {
-                    Ok(p) => println!(
-                        "{}: ok ({} packets, {} expectations, {} counters)",
-                        f.display(),
-                        p.packets,
-                        p.expects,
-                        p.counters
-                    ),
+                    Ok(p) => {
+                        text_out += &format!(
+                            "{}: ok ({} packets, {} expectations, {} counters)\n",
+                            f.display(),
+                            p.packets,
+                            p.expects,
+                            p.counters
+                        );
+                        results.push(serde_json::json!({
+                            "file": f.display().to_string(), "ok": true,
+                            "packets": p.packets, "expectations": p.expects, "counters": p.counters,
+                        }));
+                    }
                     Err(e) => {
                         failed += 1;
-                        println!("{}: FAILED: {e}", f.display());
+                        text_out += &format!("{}: FAILED: {e}\n", f.display());
+                        results.push(serde_json::json!({
+                            "file": f.display().to_string(), "ok": false, "error": e,
+                        }));
                     }
                 }
+            }
+            if json {
+                let v = serde_json::json!({"files": results, "failed": failed});
+                write_stdout(format!("{v}\n").as_bytes())?;
+            } else {
+                write_stdout(text_out.as_bytes())?;
             }
             Ok(if failed == 0 {
                 ExitCode::SUCCESS
@@ -612,6 +697,7 @@ fn xilinx_cmd(
     config: Option<&PathBuf>,
     out: PathBuf,
     blocks: Vec<String>,
+    json: bool,
 ) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
     let config_name = name_of_config(config);
@@ -628,7 +714,9 @@ fn xilinx_cmd(
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let rows = xilinx::run(&cfg, &config_name, &blocks, &out, &yosys)?;
     let md = xilinx::markdown(&rows);
-    print!("{md}");
+    if !json {
+        print!("{md}");
+    }
     let write = |name: &str, text: &str| {
         let p = out.join(name);
         std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
@@ -638,11 +726,18 @@ fn xilinx_cmd(
         "xilinx.json",
         &serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?,
     )?;
-    println!(
-        "\n{} and {} written",
-        out.join("xilinx.json").display(),
-        out.join("xilinx.md").display()
-    );
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string(&rows).map_err(|e| e.to_string())?
+        );
+    } else {
+        println!(
+            "\n{} and {} written",
+            out.join("xilinx.json").display(),
+            out.join("xilinx.md").display()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -673,7 +768,7 @@ fn report_cmd(
     blocks: Option<Vec<String>>,
     (top, top_config): (bool, Option<PathBuf>),
     root: PathBuf,
-    (progress_secs, jobs, pnr_budget_mins): (u64, Option<usize>, u64),
+    (progress_secs, jobs, pnr_budget_mins, json): (u64, Option<usize>, u64, bool),
 ) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
     let config_name = name_of_config(config);
@@ -727,12 +822,19 @@ fn report_cmd(
             .then(|| std::time::Duration::from_secs(pnr_budget_mins * 60)),
     };
     let rows = synth::run(&cfg, &config_name, &opts, &tools)?;
-    print!("{}", synth::markdown(&rows));
-    println!(
-        "\n{} and {} written",
-        out.join("timing.json").display(),
-        out.join("timing.md").display()
-    );
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string(&rows).map_err(|e| e.to_string())?
+        );
+    } else {
+        print!("{}", synth::markdown(&rows));
+        println!(
+            "\n{} and {} written",
+            out.join("timing.json").display(),
+            out.join("timing.md").display()
+        );
+    }
     // A design too big for the device, or one nextpnr did not finish within --pnr-budget-mins,
     // is a finding of the report, not a failure of the flow.
     let failed: Vec<&str> = rows

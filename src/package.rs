@@ -5,7 +5,6 @@
 //! directory; nothing points back into this repository.
 
 use crate::descriptors;
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use strack_config::Config;
 
@@ -99,8 +98,7 @@ pub fn tops() -> Vec<String> {
 
 /// SHA-256 of the resolved config's TOML (what `strackgen config show` prints first).
 pub fn config_sha256(cfg: &Config) -> String {
-    let digest = Sha256::digest(cfg.to_toml().as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    cfg.sha256()
 }
 
 /// The header every file of the package starts with, in the file's comment syntax.
@@ -411,6 +409,7 @@ fn check_replaceable(out: &Path) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sha2::{Digest, Sha256};
 
     #[test]
     fn every_file_starts_with_the_header_in_its_own_syntax() {

@@ -640,3 +640,85 @@ fn stf_run_passes_the_committed_files_and_fails_a_changed_one() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every verb that prints results takes `--json` and prints one JSON object (schemas: the
+/// keys checked here; loopback, schedule and replay have their own tests).
+#[test]
+fn every_verb_that_prints_results_speaks_json() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = strackgen(args);
+        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+        serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: not one JSON object: {e}\n{}", text(&o.stdout)))
+    };
+    let v = json(&["config", "show", "--config", "configs/small.toml", "--json"]);
+    assert_eq!(v["config"]["load_table"]["slots"], 2);
+    assert_eq!(v["sha256"].as_str().unwrap().len(), 64);
+    let dir = root().join("target/cli-test-json");
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = |sub: &str| dir.join(sub).to_str().unwrap().to_string();
+    let v = json(&[
+        "verilog",
+        "--config",
+        "configs/small.toml",
+        "--out",
+        &d("v"),
+        "--json",
+    ]);
+    assert_eq!(v["manifest"]["config_sha256"].as_str().unwrap().len(), 64);
+    assert!(v["manifest"]["tops"].as_array().unwrap().len() >= 10);
+    let v = json(&["p4", "--target", "v1model", "--out", &d("p4"), "--json"]);
+    assert!(
+        v["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("load_table_v1model.p4"),
+        "{v}"
+    );
+    assert_eq!(v["target"], "v1model");
+    let v = json(&["stf", "write", "--out", &d("stf"), "--json"]);
+    let files: Vec<String> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .collect();
+    assert!(files.len() >= 5);
+    let mut args = vec!["stf", "run", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let v = json(&args);
+    assert_eq!(v["failed"], 0);
+    assert!(v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|f| f["ok"] == true));
+}
+
+/// `stf run` refuses a file written for another load table, naming both, and goes on with
+/// the other files (an unreadable one and an empty one included), exiting 1.
+#[test]
+fn stf_run_refuses_a_file_for_another_config_and_reports_every_file() {
+    let dir = root().join("target/cli-test-stf-config");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("empty.stf"), "").unwrap();
+    let o = strackgen(&[
+        "stf",
+        "run",
+        "--config",
+        "configs/small.toml",
+        "p4/tests/updates.stf",
+        "target/cli-test-stf-config/missing.stf",
+        "target/cli-test-stf-config/empty.stf",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o.stdout);
+    assert!(
+        out.contains("updates.stf: FAILED: written for another config: links = 64")
+            && out.contains("the config given has links = 4"),
+        "{out}"
+    );
+    assert!(out.contains("missing.stf: FAILED: cannot read it"), "{out}");
+    assert!(out.contains("empty.stf: FAILED: no packet"), "{out}");
+}

@@ -382,6 +382,16 @@ impl Config {
         toml::to_string(&self.resolved()).expect("a Config always serializes")
     }
 
+    /// SHA-256 of [`Config::to_toml`] (the resolved config), in hex: names the config a set of
+    /// generated files was made from.
+    pub fn sha256(&self) -> String {
+        use sha2::{Digest, Sha256};
+        Sha256::digest(self.to_toml().as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
     // ---- derived values -------------------------------------------------------------------
 
     /// Line rate in bytes per ns.

@@ -40,17 +40,70 @@ pub enum Line {
     },
 }
 
-/// A parsed STF file: its lines with their line numbers (from 1).
+/// A parsed STF file: its lines with their line numbers (from 1), and the load table it was
+/// written for when its header says (`strackgen stf write` records it).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Stf {
     pub lines: Vec<(usize, Line)>,
+    pub made_for: Option<MadeFor>,
+}
+
+/// The header's record of the config an STF file was written for: the load table's
+/// parameters the expectations depend on, and the whole config's SHA-256.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MadeFor {
+    /// `links = 64, slots = 10, load_bits = 16, slot_log2_ns = 26, udp_port = 51966`.
+    pub params: String,
+    pub sha256: Option<String>,
+}
+
+/// The parameters line of an STF header for `cfg` (what the expectations depend on).
+pub fn params_of(cfg: &Config) -> String {
+    let t = &cfg.load_table;
+    format!(
+        "links = {}, slots = {}, load_bits = {}, slot_log2_ns = {}, udp_port = {}",
+        t.links, t.slots, t.load_bits, t.slot_log2_ns, t.udp_port
+    )
+}
+
+/// Refuses an STF file written for a load table other than `cfg`'s, naming both. A file
+/// without the record (written by hand) is taken as it is. Only the load table's parameters
+/// decide: a config that differs elsewhere (the NIC's keys) plays the same packets.
+pub fn check_made_for(cfg: &Config, stf: &Stf) -> Result<(), String> {
+    let Some(m) = &stf.made_for else {
+        return Ok(());
+    };
+    let ours = params_of(cfg);
+    if m.params == ours {
+        return Ok(());
+    }
+    Err(format!(
+        "written for another config: {} (config SHA-256 {}); the config given has {} (config \
+         SHA-256 {}); regenerate it with `strackgen stf write --config ...`",
+        m.params,
+        m.sha256.as_deref().unwrap_or("not recorded"),
+        ours,
+        cfg.sha256()
+    ))
 }
 
 /// Parses STF text; errors name the line.
 pub fn parse(text: &str) -> Result<Stf, String> {
     let mut stf = Stf::default();
+    let mut sha = None;
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
+        if let Some(c) = raw.trim().strip_prefix('#') {
+            let c = c.trim();
+            if let Some(p) = c.strip_prefix("links = ") {
+                stf.made_for = Some(MadeFor {
+                    params: format!("links = {}", p.trim_end_matches('.')),
+                    sha256: None,
+                });
+            } else if let Some(h) = c.strip_prefix("config SHA-256 ") {
+                sha = h.split_whitespace().next().map(String::from);
+            }
+        }
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
@@ -130,6 +183,12 @@ pub fn parse(text: &str) -> Result<Stf, String> {
             _ => return Err(err(&format!("unknown command `{cmd}`"))),
         }
     }
+    if let (Some(m), Some(h)) = (&mut stf.made_for, sha) {
+        m.sha256 = Some(h);
+    }
+    if stf.lines.is_empty() {
+        return Err("no packet, expect or check_counter line: an empty test".into());
+    }
     Ok(stf)
 }
 
@@ -149,6 +208,7 @@ pub struct Played {
 /// out of its port). Checks every expectation and counter; the first failure is the error,
 /// with its line, what was expected and what the model gave.
 pub fn play(cfg: &Config, stf: &Stf) -> Result<Played, String> {
+    check_made_for(cfg, stf)?;
     let mut sw = ModelSwitch::new(cfg);
     let mut out: BTreeMap<u32, Vec<Vec<u8>>> = BTreeMap::new();
     let mut expected: BTreeMap<u32, Vec<Expected>> = BTreeMap::new();
@@ -218,7 +278,16 @@ pub fn play(cfg: &Config, stf: &Stf) -> Result<Played, String> {
                 .zip(&have)
                 .position(|(w, h)| w.is_some_and(|w| w != *h));
             if short || long || differ.is_some() {
-                let at = differ.map_or(String::new(), |d| format!(" (first at hex digit {d})"));
+                let at = if short || long {
+                    format!(
+                        " in length: {} hex digits expected{}, the model's has {}",
+                        nibbles.len(),
+                        if *exact { "" } else { " or more" },
+                        have.len()
+                    )
+                } else {
+                    format!(": {}", field_diff(&sw.shim, nibbles, &have))
+                };
                 return Err(format!(
                     "line {n}: packet {i} on port {port} differs{at}\n  expected {}\n  model    {}",
                     nibbles
@@ -231,6 +300,88 @@ pub fn play(cfg: &Config, stf: &Stf) -> Result<Played, String> {
         }
     }
     Ok(played)
+}
+
+/// The frame's fields, `(name, first bit, bits)` from the start of the frame, MSB first:
+/// Ethernet, IPv4 (no options), UDP, then the shim's fields (docs/wire-format.md).
+fn frame_fields(shim: &LoadShim) -> Vec<(String, usize, usize)> {
+    let mut f: Vec<(String, usize, usize)> = [
+        ("eth.dst", 48),
+        ("eth.src (the test clock)", 48),
+        ("eth.type", 16),
+        ("ipv4.version", 4),
+        ("ipv4.ihl", 4),
+        ("ipv4.tos", 8),
+        ("ipv4.total_length", 16),
+        ("ipv4.id", 16),
+        ("ipv4.flags_fragment", 16),
+        ("ipv4.ttl", 8),
+        ("ipv4.protocol", 8),
+        ("ipv4.checksum", 16),
+        ("ipv4.src", 32),
+        ("ipv4.dst", 32),
+        ("udp.src_port", 16),
+        ("udp.dst_port", 16),
+        ("udp.length", 16),
+        ("udp.checksum", 16),
+    ]
+    .iter()
+    .scan(0, |at, (name, bits)| {
+        let f = (name.to_string(), *at, *bits);
+        *at += bits;
+        Some(f)
+    })
+    .collect();
+    let mut at = frame::SHIM_AT * 8;
+    for field in shim.fields() {
+        f.push((format!("shim.{}", field.name()), at, field.bits as usize));
+        at += field.bits as usize;
+    }
+    f
+}
+
+/// The fields where the model's frame differs from the expectation (its `*` digits match
+/// anything), each with both values; bytes past the shim are the payload's.
+fn field_diff(shim: &LoadShim, want: &[Option<u8>], have: &[u8]) -> String {
+    let bit = |nibbles: &dyn Fn(usize) -> Option<u8>, b: usize| {
+        nibbles(b / 4).map(|v| (v >> (3 - b % 4)) & 1)
+    };
+    let wanted = |i: usize| want.get(i).copied().flatten();
+    let had = |i: usize| have.get(i).copied();
+    let mut fields = frame_fields(shim);
+    let end = fields.last().map_or(0, |(_, a, b)| a + b);
+    for byte in (end / 8)..want.len().max(have.len()).div_ceil(2) {
+        fields.push((format!("payload byte {}", byte - end / 8), byte * 8, 8));
+    }
+    let mut diffs = Vec::new();
+    for (name, at, bits) in fields {
+        let (mut w, mut h, mut differs, mut wild) = (0u64, 0u64, false, false);
+        for b in at..at + bits {
+            let (x, y) = (bit(&wanted, b), bit(&had, b));
+            match x {
+                Some(x) => {
+                    differs |= Some(x) != y;
+                    w = w << 1 | x as u64;
+                }
+                None => {
+                    wild = true;
+                    w <<= 1;
+                }
+            }
+            h = h << 1 | y.unwrap_or(0) as u64;
+        }
+        if differs {
+            diffs.push(format!(
+                "{name} expected {w:#x}{} model {h:#x}",
+                if wild { " (with * digits)" } else { "" }
+            ));
+        }
+    }
+    if diffs.is_empty() {
+        "(no field differs)".into()
+    } else {
+        diffs.join("; ")
+    }
 }
 
 fn hex(b: &[u8], grouped: bool) -> String {
@@ -313,9 +464,15 @@ impl Writer {
             text,
             "# {title}\n#\n# Generated by `strackgen stf write` from the golden model (p4/src/stf.rs) for\n\
              # links = {}, slots = {}, load_bits = {}, slot_log2_ns = {}, udp_port = {}.\n\
+             # config SHA-256 {} (`strackgen stf run` refuses it under another load table)\n\
              # The Ethernet source address is the ingress time in ns (-DLT_TEST_CLOCK).\n\
              # Frames: Ethernet | IPv4 | UDP | shim (docs/wire-format.md).",
-            t.links, t.slots, t.load_bits, t.slot_log2_ns, t.udp_port
+            t.links,
+            t.slots,
+            t.load_bits,
+            t.slot_log2_ns,
+            t.udp_port,
+            cfg.sha256()
         );
         Writer {
             sw: ModelSwitch::new(cfg),
@@ -717,6 +874,29 @@ mod tests {
     }
 
     #[test]
+    fn a_file_for_another_load_table_is_refused_naming_both_and_an_empty_one_too() {
+        let cfg = Config::default();
+        let stf = parse(&updates(&cfg)).unwrap();
+        let m = stf.made_for.clone().expect("the header's record");
+        assert_eq!(m.params, params_of(&cfg));
+        assert_eq!(m.sha256.as_deref(), Some(cfg.sha256().as_str()));
+        let mut small = cfg.clone();
+        small.load_table.links = 4;
+        let e = play(&small, &stf).unwrap_err();
+        assert!(
+            e.contains("links = 64, slots = 10") && e.contains("links = 4, slots = 10"),
+            "{e}"
+        );
+        // A config that differs only outside the load table plays it.
+        let mut other = cfg.clone();
+        other.nic.connections = 4;
+        assert!(play(&other, &stf).is_ok());
+        assert!(parse("# only a comment\n\n")
+            .unwrap_err()
+            .contains("an empty test"));
+    }
+
+    #[test]
     fn play_reports_the_first_difference_with_its_line() {
         let cfg = Config::default();
         let text = updates(&cfg);
@@ -736,9 +916,10 @@ mod tests {
         nibbles[at] = Some(nibbles[at].unwrap() ^ 1);
         let n = *n;
         let e = play(&cfg, &broken).unwrap_err();
+        // Named by its field, with both values.
         assert!(
             e.starts_with(&format!(
-                "line {n}: packet 0 on port 0 differs (first at hex digit 90)"
+                "line {n}: packet 0 on port 0 differs: shim.link expected 0x11 model 0x1\n"
             )),
             "{e}"
         );
