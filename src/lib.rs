@@ -3,3 +3,4 @@
 
 pub mod descriptors;
 pub mod package;
+pub mod timeline;

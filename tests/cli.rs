@@ -722,3 +722,77 @@ fn stf_run_refuses_a_file_for_another_config_and_reports_every_file() {
     assert!(out.contains("missing.stf: FAILED: cannot read it"), "{out}");
     assert!(out.contains("empty.stf: FAILED: no packet"), "{out}");
 }
+
+/// `model loopback` with a bottleneck: `--timeline DIR` writes the samples as CSV and an SVG
+/// plot; options out of range are refused naming the option.
+#[test]
+fn loopback_bottleneck_writes_its_timeline_and_refuses_bad_options() {
+    let dir = root().join("target/cli-test-timeline");
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = strackgen(&[
+        "model",
+        "loopback",
+        "--trace",
+        "traces/loopback-sample.jsonl",
+        "--bottleneck-gbps",
+        "100",
+        "--buffer-bytes",
+        "200000",
+        "--ecn-threshold-bytes",
+        "50000",
+        "--timeline",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(r["queue_drops"].as_u64().unwrap() > 0, "{r}");
+    let csv = std::fs::read_to_string(dir.join("timeline.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("t_ns,cwnd_bytes,inflight_bytes,queue_bytes")
+    );
+    let deepest = lines
+        .map(|l| l.rsplit(',').next().unwrap().parse::<u64>().unwrap())
+        .max()
+        .unwrap();
+    assert!(deepest > 0 && deepest <= r["queue_max_bytes"].as_u64().unwrap());
+    let svg = std::fs::read_to_string(dir.join("timeline.svg")).unwrap();
+    assert!(
+        svg.contains("<svg") && svg.contains("bottleneck queue"),
+        "{svg:.200}"
+    );
+    for (args, want) in [
+        (
+            &["--bottleneck-gbps", "100", "--buffer-bytes", "100"][..],
+            "--buffer-bytes = 100",
+        ),
+        (&["--bottleneck-gbps=-1"][..], "--bottleneck-gbps = -1"),
+        (&["--bottleneck-gbps=nan"][..], "--bottleneck-gbps = NaN"),
+        (
+            &[
+                "--bottleneck-gbps",
+                "100",
+                "--ecn-threshold-bytes",
+                "99999999",
+            ][..],
+            "--ecn-threshold-bytes = 99999999",
+        ),
+    ] {
+        let mut a = vec![
+            "model",
+            "loopback",
+            "--trace",
+            "traces/loopback-sample.jsonl",
+        ];
+        a.extend(args);
+        let o = strackgen(&a);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(
+            text(&o.stderr).contains(want),
+            "{args:?}: {}",
+            text(&o.stderr)
+        );
+    }
+}

@@ -45,6 +45,12 @@ pub struct LinkParams {
     pub hot_ecn_prob: f64,
     pub hot_extra_ns: u32,
     pub seed: u64,
+    /// The bottleneck on the data path, Gb/s (0: none). Data packets queue in front of it
+    /// (first in, first out), are dropped when `buffer_bytes` would overflow, and are
+    /// ECN-marked when `ecn_threshold_bytes` or more wait ahead of them.
+    pub bottleneck_gbps: f64,
+    pub buffer_bytes: u64,
+    pub ecn_threshold_bytes: u64,
 }
 
 impl Default for LinkParams {
@@ -59,6 +65,9 @@ impl Default for LinkParams {
             hot_ecn_prob: 0.8,
             hot_extra_ns: 6_000,
             seed: 1,
+            bottleneck_gbps: 0.0,
+            buffer_bytes: 1 << 20,
+            ecn_threshold_bytes: 1 << 17,
         }
     }
 }
@@ -81,6 +90,18 @@ pub struct Scenario {
     pub link: LinkParams,
     pub step_ns: u32,
     pub time_limit_ns: u64,
+    /// Sample the timeline every this many ns (0: no timeline).
+    #[serde(default)]
+    pub timeline_ns: u64,
+}
+
+/// One sample of the timeline: the sending NIC's connections (summed) and the bottleneck.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    pub t_ns: u64,
+    pub cwnd_bytes: u64,
+    pub inflight_bytes: u64,
+    pub queue_bytes: u64,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -110,7 +131,16 @@ pub struct Report {
     /// The smallest window any connection showed after a SACK, and the smallest at the end.
     pub cwnd_min_bytes: u32,
     pub cwnd_final_bytes: u32,
+    /// The bottleneck's queue: data packets it dropped and marked, its deepest, bytes.
+    pub queue_drops: u64,
+    pub queue_ecn_marked: u64,
+    pub queue_max_bytes: u64,
+    /// Messages not wholly delivered when the run ended.
+    pub unfinished_messages: usize,
     pub steps: u64,
+    /// Every `timeline_ns` (not in the JSON report: `--timeline` writes it as CSV and SVG).
+    #[serde(skip)]
+    pub timeline: Vec<Sample>,
     /// Problems found (a PSN delivered twice or never, a byte count off); empty when all is well.
     pub problems: Vec<String>,
 }
@@ -167,6 +197,29 @@ pub fn check(cfg: &Config, sc: &Scenario) -> Result<(), String> {
             sc.messages[i].conn
         )),
         None if sc.step_ns == 0 => Err("step_ns = 0: must be at least 1".into()),
+        None if !(sc.link.bottleneck_gbps.is_finite() && sc.link.bottleneck_gbps >= 0.0) => {
+            Err(format!(
+                "bottleneck_gbps = {}: must be 0 (none) or a positive rate",
+                sc.link.bottleneck_gbps
+            ))
+        }
+        None if sc.link.bottleneck_gbps > 0.0
+            && sc.link.buffer_bytes < u64::from(cfg.network.mtu_bytes) + WIRE_OVERHEAD =>
+        {
+            Err(format!(
+                "buffer_bytes = {}: must hold one whole packet, {} bytes (MTU + {WIRE_OVERHEAD})",
+                sc.link.buffer_bytes,
+                u64::from(cfg.network.mtu_bytes) + WIRE_OVERHEAD
+            ))
+        }
+        None if sc.link.bottleneck_gbps > 0.0
+            && sc.link.ecn_threshold_bytes > sc.link.buffer_bytes =>
+        {
+            Err(format!(
+                "ecn_threshold_bytes = {}: must not exceed buffer_bytes = {}",
+                sc.link.ecn_threshold_bytes, sc.link.buffer_bytes
+            ))
+        }
         None => Ok(()),
     }
 }
@@ -225,6 +278,10 @@ pub fn run(cfg: &Config, sc: &Scenario) -> Report {
     let mut busy_until = 0u64;
     let mut first_post = None;
     let (mut hot_sent, mut data_sent) = (0u64, 0u64);
+    // The bottleneck's queue: (departure time, bytes) of the packets in it, oldest first.
+    let mut queue: VecDeque<(u64, u64)> = VecDeque::new();
+    let mut queued = 0u64;
+    let mut next_sample = 0u64;
 
     let mut t = 0u64;
     while t <= sc.time_limit_ns {
@@ -247,6 +304,25 @@ pub fn run(cfg: &Config, sc: &Scenario) -> Report {
             data_in.push_back(x);
         }
         let now = t as u32;
+        while queue.front().is_some_and(|(d, _)| *d <= t) {
+            queued -= queue.pop_front().map_or(0, |(_, b)| b);
+        }
+        if sc.timeline_ns > 0 && t >= next_sample {
+            let (mut cwnd, mut inflight) = (0u64, 0u64);
+            for k in conns.keys() {
+                if let Some(c) = a.tx.conn(*k) {
+                    cwnd += u64::from(c.cwnd.cwnd_bytes());
+                    inflight += u64::from(c.sender.sack.inflight());
+                }
+            }
+            r.timeline.push(Sample {
+                t_ns: t,
+                cwnd_bytes: cwnd,
+                inflight_bytes: inflight,
+                queue_bytes: queued,
+            });
+            next_sample = t + sc.timeline_ns;
+        }
 
         let ia = nic::In {
             now,
@@ -310,14 +386,37 @@ pub fn run(cfg: &Config, sc: &Scenario) -> Report {
                     if rng.chance(l.drop_data) {
                         r.data_dropped += 1;
                     } else {
-                        if rng.chance(if hot { l.hot_ecn_prob } else { l.ecn_prob }) {
-                            p.ecn = true;
-                            r.ecn_marked += 1;
+                        // Through the bottleneck first, when there is one.
+                        let mut depart = Some(t);
+                        if l.bottleneck_gbps > 0.0 {
+                            let size = u64::from(p.len) + WIRE_OVERHEAD;
+                            if queued + size > l.buffer_bytes {
+                                r.queue_drops += 1;
+                                depart = None;
+                            } else {
+                                if queued >= l.ecn_threshold_bytes {
+                                    p.ecn = true;
+                                    r.queue_ecn_marked += 1;
+                                }
+                                let start = queue.back().map_or(t, |(d, _)| (*d).max(t));
+                                let d =
+                                    start + (size as f64 * 8.0 / l.bottleneck_gbps).ceil() as u64;
+                                queue.push_back((d, size));
+                                queued += size;
+                                r.queue_max_bytes = r.queue_max_bytes.max(queued);
+                                depart = Some(d);
+                            }
                         }
-                        let delay = l.one_way_ns as u64
-                            + rng.below(l.jitter_ns as u64 + 1)
-                            + if hot { l.hot_extra_ns as u64 } else { 0 };
-                        data_wire.push(t + delay, (d.conn, p));
+                        if let Some(depart) = depart {
+                            if rng.chance(if hot { l.hot_ecn_prob } else { l.ecn_prob }) {
+                                p.ecn = true;
+                                r.ecn_marked += 1;
+                            }
+                            let delay = l.one_way_ns as u64
+                                + rng.below(l.jitter_ns as u64 + 1)
+                                + if hot { l.hot_extra_ns as u64 } else { 0 };
+                            data_wire.push(depart + delay, (d.conn, p));
+                        }
                     }
                 }
                 _ => {}
@@ -421,8 +520,22 @@ pub fn run(cfg: &Config, sc: &Scenario) -> Report {
         }
     }
     if !r.finished {
-        r.problems
-            .push(format!("not finished within {} ns", sc.time_limit_ns));
+        // A message is delivered when the receiver's byte count has passed its last byte.
+        let mut sent_before: BTreeMap<u32, u64> = BTreeMap::new();
+        for m in &msgs {
+            let before = sent_before.entry(m.conn).or_default();
+            *before += m.bytes;
+            let got = b.rx.conn(m.conn).map_or(0, |x| u64::from(x.bytes_recvd));
+            if got < *before {
+                r.unfinished_messages += 1;
+            }
+        }
+        r.problems.push(format!(
+            "not finished within {} ns: {} of {} messages not wholly delivered",
+            sc.time_limit_ns,
+            r.unfinished_messages,
+            msgs.len()
+        ));
     }
     r.delivered_exactly_once = r.problems.is_empty();
     r

@@ -24,6 +24,7 @@ fn scenario(link: LinkParams, messages: Vec<Message>) -> Scenario {
         link,
         step_ns: 10,
         time_limit_ns: 50_000_000,
+        timeline_ns: 0,
     }
 }
 
@@ -172,4 +173,65 @@ proptest! {
         let r = run(&cfg, &scenario(link, messages));
         prop_assert!(r.delivered_exactly_once, "{:?}", r.problems);
     }
+}
+
+/// A bottleneck slower than the line with a small buffer: the queue fills, drops and marks,
+/// the window comes down from where it started, and still every byte arrives exactly once.
+/// Its timeline samples the queue it reports.
+#[test]
+fn a_bottleneck_queue_moves_the_window_and_loses_nothing_for_good() {
+    let link = LinkParams {
+        drop_data: 0.0,
+        drop_sack: 0.0,
+        ecn_prob: 0.0,
+        hot_every: 0,
+        bottleneck_gbps: 100.0,
+        buffer_bytes: 200_000,
+        ecn_threshold_bytes: 50_000,
+        ..LinkParams::default()
+    };
+    let cfg = Config::default();
+    let mut sc = scenario(link, msgs(6, 512 * 1024));
+    sc.timeline_ns = 1_000;
+    let r = run(&cfg, &sc);
+    assert!(r.delivered_exactly_once, "{:?}", r.problems);
+    assert!(r.queue_drops > 0 && r.queue_ecn_marked > 0, "{r:?}");
+    assert!(r.queue_max_bytes <= 200_000, "{}", r.queue_max_bytes);
+    assert!(r.cwnd_min_bytes < cfg.max_cwnd_bytes(), "{r:?}");
+    let deepest = r.timeline.iter().map(|s| s.queue_bytes).max().unwrap();
+    assert!(
+        deepest > 50_000 && deepest <= r.queue_max_bytes,
+        "{deepest}"
+    );
+    assert!(r
+        .timeline
+        .windows(2)
+        .all(|w| w[1].t_ns == w[0].t_ns + 1_000));
+    // Without the bottleneck the same run has no queue.
+    let mut free = sc.clone();
+    free.link.bottleneck_gbps = 0.0;
+    let f = run(&cfg, &free);
+    assert_eq!((f.queue_drops, f.queue_max_bytes), (0, 0));
+    assert!(f.timeline.iter().all(|s| s.queue_bytes == 0));
+}
+
+/// A run that cannot finish says how many messages were not wholly delivered.
+#[test]
+fn an_unfinished_run_counts_its_undelivered_messages() {
+    let link = LinkParams {
+        drop_data: 0.95,
+        ..LinkParams::default()
+    };
+    let mut sc = scenario(link, msgs(6, 256 * 1024));
+    sc.time_limit_ns = 200_000;
+    let r = run(&Config::default(), &sc);
+    assert!(!r.finished);
+    assert!(
+        r.unfinished_messages > 0 && r.unfinished_messages <= 6,
+        "{r:?}"
+    );
+    assert!(r
+        .problems
+        .iter()
+        .any(|p| p.contains("messages not wholly delivered")));
 }
