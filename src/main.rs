@@ -18,6 +18,30 @@ mod outreg;
 mod synth;
 mod xilinx;
 
+/// `println!` without its panic: a closed standard output ends the program quietly (exit 0,
+/// as Unix tools do when the reader has gone), any other write error (a full disk) is returned
+/// as the verb's error. For functions returning `Result<_, String>`.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        match writeln!(std::io::stdout().lock(), $($arg)*) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+            Err(e) => return Err(format!("cannot write the output: {e}")),
+        }
+    };
+}
+
+/// `print!` the same way.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        match write!(std::io::stdout().lock(), $($arg)*) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+            Err(e) => return Err(format!("cannot write the output: {e}")),
+        }
+    };
+}
+
 #[derive(Parser)]
 #[command(
     name = "strackgen",
@@ -345,10 +369,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                         "load_bits": cfg.load_table.load_bits,
                     },
                 });
-                println!("{v}");
+                outln!("{v}");
                 return Ok(ExitCode::SUCCESS);
             }
-            println!(
+            outln!(
                 "{}: ok (max_paths {}, MTU {} B, max_cwnd {} B, BDP {:.0} B, rx_window {}, \
                  load table {} links x {} slots x {} bits)",
                 file.display(),
@@ -730,7 +754,7 @@ fn xilinx_cmd(
     let rows = xilinx::run(&cfg, &config_name, &blocks, &out, &yosys)?;
     let md = xilinx::markdown(&rows);
     if !json {
-        print!("{md}");
+        out!("{md}");
     }
     let write = |name: &str, text: &str| {
         let p = out.join(name);
@@ -742,12 +766,12 @@ fn xilinx_cmd(
         &serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?,
     )?;
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string(&rows).map_err(|e| e.to_string())?
         );
     } else {
-        println!(
+        outln!(
             "\n{} and {} written",
             out.join("xilinx.json").display(),
             out.join("xilinx.md").display()
@@ -838,13 +862,13 @@ fn report_cmd(
     };
     let rows = synth::run(&cfg, &config_name, &opts, &tools)?;
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string(&rows).map_err(|e| e.to_string())?
         );
     } else {
-        print!("{}", synth::markdown(&rows));
-        println!(
+        out!("{}", synth::markdown(&rows));
+        outln!(
             "\n{} and {} written",
             out.join("timing.json").display(),
             out.join("timing.md").display()
@@ -1024,12 +1048,12 @@ fn loopback_cmd(a: LoopbackArgs) -> Result<ExitCode, String> {
         strackgen::timeline::write(dir, &r.timeline)?;
     }
     if a.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?
         );
     } else {
-        print_report(&r);
+        print_report(&r)?;
     }
     Ok(if r.delivered_exactly_once {
         ExitCode::SUCCESS
@@ -1038,64 +1062,77 @@ fn loopback_cmd(a: LoopbackArgs) -> Result<ExitCode, String> {
     })
 }
 
-fn print_report(r: &loopback::Report) {
+fn print_report(r: &loopback::Report) -> Result<(), String> {
     let verdict = if r.delivered_exactly_once {
         "yes"
     } else {
         "NO"
     };
-    println!(
+    outln!(
         "loopback: {} messages on {} connections, {} bytes in {} packets",
-        r.messages, r.connections, r.bytes_offered, r.packets
+        r.messages,
+        r.connections,
+        r.bytes_offered,
+        r.packets
     );
-    println!("  every byte delivered exactly once : {verdict}");
+    outln!("  every byte delivered exactly once : {verdict}");
     if r.finished {
-        println!(
+        outln!(
             "  completion                        : {:.1} us ({:.1} Gb/s goodput)",
             r.completion_ns as f64 / 1e3,
             r.goodput_gbps
         );
     } else {
-        println!(
+        outln!(
             "  completion                        : not finished, {} of {} messages not wholly delivered",
             r.unfinished_messages, r.messages
         );
     }
-    println!(
+    outln!(
         "  sent new / retransmitted / probes : {} / {} / {}",
-        r.new_sent, r.retransmits, r.probes
+        r.new_sent,
+        r.retransmits,
+        r.probes
     );
-    println!(
+    outln!(
         "  dropped data / dropped SACKs      : {} / {}",
-        r.data_dropped, r.sacks_dropped
+        r.data_dropped,
+        r.sacks_dropped
     );
-    println!(
+    outln!(
         "  SACKs received / ECN marks        : {} / {}",
-        r.sacks, r.ecn_marked
+        r.sacks,
+        r.ecn_marked
     );
-    println!(
+    outln!(
         "  bottleneck drops / marks / max    : {} / {} / {} bytes",
-        r.queue_drops, r.queue_ecn_marked, r.queue_max_bytes
+        r.queue_drops,
+        r.queue_ecn_marked,
+        r.queue_max_bytes
     );
-    println!(
+    outln!(
         "  losses detected ooo/probe/timeout : {} / {} / {}",
-        r.loss_ooo, r.loss_probe, r.loss_timeout
+        r.loss_ooo,
+        r.loss_probe,
+        r.loss_timeout
     );
-    println!(
+    outln!(
         "  duplicates at receiver            : {}",
         r.duplicates_at_receiver
     );
-    println!(
+    outln!(
         "  share of packets on hot entropies : {:.1}%",
         r.hot_path_share * 100.0
     );
-    println!(
+    outln!(
         "  cwnd min / final                  : {} / {} bytes",
-        r.cwnd_min_bytes, r.cwnd_final_bytes
+        r.cwnd_min_bytes,
+        r.cwnd_final_bytes
     );
     for p in &r.problems {
-        println!("  problem: {p}");
+        outln!("  problem: {p}");
     }
+    Ok(())
 }
 
 /// `strackgen schedule`'s input (docs/scheduler.md).
@@ -1198,13 +1235,13 @@ fn schedule_cmd(path: &PathBuf, config: Option<&PathBuf>, json: bool) -> Result<
             "slot_ns": cfg.slot_ns(),
             "flows": plans,
         });
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
         );
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    outln!(
         "{} flows, {} links, K = {k} slots of {} ns; rates in units of {unit} Mb/s; \
          Algorithm 1's score: cost + b x {} x V x C",
         s.flows.len(),
@@ -1219,8 +1256,8 @@ fn schedule_cmd(path: &PathBuf, config: Option<&PathBuf>, json: bool) -> Result<
             .map_or("does not fit in K slots".to_string(), |b| {
                 format!("done in {b} slot(s)")
             });
-        println!("{:<12} plan {:?}  deltas {:?}", p.name, p.plan, p.deltas);
-        println!(
+        outln!("{:<12} plan {:?}  deltas {:?}", p.name, p.plan, p.deltas);
+        outln!(
             "{:<12} initial {:?} ({done}, cost {}, score {}), dependency +{}, bottleneck {}, \
              trimmed {}, F {}",
             "",

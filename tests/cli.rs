@@ -796,3 +796,100 @@ fn loopback_bottleneck_writes_its_timeline_and_refuses_bad_options() {
         );
     }
 }
+
+/// Output that cannot be written is an error, never a panic: a full disk exits 1 naming the
+/// cause; a reader that has gone (a closed pipe) ends the run quietly, exit 0.
+#[test]
+fn unwritable_output_is_an_error_and_a_closed_pipe_ends_quietly() {
+    for args in [
+        &["config", "show"][..],
+        &["schedule", "--flows", "traces/flows-sample.json"],
+        &["completions", "bash"],
+        &["man"],
+        &[
+            "model",
+            "replay",
+            "--block",
+            "cwnd_unit",
+            "--trace",
+            "traces/cwnd_unit-sample.jsonl",
+        ],
+        &[
+            "model",
+            "loopback",
+            "--trace",
+            "traces/loopback-sample.jsonl",
+        ],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_strackgen"))
+            .args(args)
+            .current_dir(root())
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("cannot write the output") && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+    // 200,000 events answered into a pipe whose reader left after the first line.
+    let script = format!(
+        "yes '{{\"now\":0,\"choose\":{{\"cwnd_packets\":4}}}}' | head -n 200000 | \
+         {} model replay --block entropy_bitmap --trace - 2>err.txt | head -n 1 >/dev/null; \
+         echo ${{PIPESTATUS[2]}}",
+        env!("CARGO_BIN_EXE_strackgen")
+    );
+    let dir = root().join("target/cli-test-pipe");
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = Command::new("bash")
+        .args(["-c", &script])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(text(&o.stdout).trim(), "0", "{}", text(&o.stderr));
+    let err = std::fs::read_to_string(dir.join("err.txt")).unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// Sizes from input files cost no memory in proportion: a message of 2^64 - 1 bytes runs (and
+/// does not finish in its time), two of them are refused (their sum does not fit).
+#[test]
+fn loopback_takes_a_huge_message_without_allocating_for_it() {
+    let dir = root().join("target/cli-test-huge");
+    std::fs::create_dir_all(&dir).unwrap();
+    let one = dir.join("one.jsonl");
+    std::fs::write(&one, "{\"at_ns\": 0, \"bytes\": 18446744073709551615}\n").unwrap();
+    let o = strackgen(&[
+        "model",
+        "loopback",
+        "--trace",
+        one.to_str().unwrap(),
+        "--time-limit-ns",
+        "100000",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("not finished, 1 of 1 messages not wholly delivered"),
+        "{}",
+        text(&o.stdout)
+    );
+    let two = dir.join("two.jsonl");
+    std::fs::write(
+        &two,
+        "{\"at_ns\": 0, \"bytes\": 18446744073709551615}\n{\"at_ns\": 5, \"bytes\": 2}\n",
+    )
+    .unwrap();
+    let o = strackgen(&["model", "loopback", "--trace", two.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("the messages' bytes add up to more than 2^64 - 1"),
+        "{}",
+        text(&o.stderr)
+    );
+}

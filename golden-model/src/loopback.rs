@@ -197,6 +197,14 @@ pub fn check(cfg: &Config, sc: &Scenario) -> Result<(), String> {
             sc.messages[i].conn
         )),
         None if sc.step_ns == 0 => Err("step_ns = 0: must be at least 1".into()),
+        None if sc
+            .messages
+            .iter()
+            .try_fold(0u64, |sum, m| sum.checked_add(m.bytes))
+            .is_none() =>
+        {
+            Err("the messages' bytes add up to more than 2^64 - 1".into())
+        }
         None if !(sc.link.bottleneck_gbps.is_finite() && sc.link.bottleneck_gbps >= 0.0) => {
             Err(format!(
                 "bottleneck_gbps = {}: must be 0 (none) or a positive rate",
@@ -269,7 +277,9 @@ pub fn run(cfg: &Config, sc: &Scenario) -> Report {
             peer_psn: pa,
         });
     }
-    let mut doorbells: VecDeque<(u32, u32)> = VecDeque::new();
+    // Messages posted and not yet wholly rung: (connection, bytes left), rung in pieces of at
+    // most DOORBELL_MAX (kept as one entry, so a message's size costs no memory).
+    let mut doorbells: VecDeque<(u32, u64)> = VecDeque::new();
     let mut sack_in: VecDeque<(u32, Sack)> = VecDeque::new();
     let mut data_in: VecDeque<(u32, DataPkt)> = VecDeque::new();
     let mut data_wire: Wire<(u32, DataPkt)> = Wire::new();
@@ -289,11 +299,8 @@ pub fn run(cfg: &Config, sc: &Scenario) -> Report {
         while opened && next_msg < msgs.len() && msgs[next_msg].at_ns <= t {
             let m = msgs[next_msg];
             first_post.get_or_insert(t);
-            let mut left = m.bytes;
-            while left > 0 {
-                let n = left.min(DOORBELL_MAX);
-                doorbells.push_back((m.conn, n as u32));
-                left -= n;
+            if m.bytes > 0 {
+                doorbells.push_back((m.conn, m.bytes));
             }
             next_msg += 1;
         }
@@ -329,7 +336,9 @@ pub fn run(cfg: &Config, sc: &Scenario) -> Report {
             open: opens_a.front().copied(),
             txop: t >= busy_until,
             sack: sack_in.front().cloned(),
-            doorbell: doorbells.front().copied(),
+            doorbell: doorbells
+                .front()
+                .map(|&(c, left)| (c, left.min(DOORBELL_MAX) as u32)),
             ..nic::In::default()
         };
         let oa = a.step(&ia);
@@ -340,7 +349,12 @@ pub fn run(cfg: &Config, sc: &Scenario) -> Report {
             sack_in.pop_front();
         }
         if ia.doorbell.is_some() && oa.doorbell_ready {
-            doorbells.pop_front();
+            if let Some(front) = doorbells.front_mut() {
+                front.1 -= front.1.min(DOORBELL_MAX);
+                if front.1 == 0 {
+                    doorbells.pop_front();
+                }
+            }
         }
         if ia.txop && oa.txop_ready {
             busy_until = busy_until.max(t) + slot_ns;
