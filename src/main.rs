@@ -1168,6 +1168,55 @@ struct FlowSpec {
     role: scheduler::Role,
 }
 
+/// The scheduler's inputs, refused where the hardware could not hold them: names unique, a
+/// link's capacity at least one load unit, loads and announced rates within the load table's
+/// width, a load for each of the K slots.
+fn check_schedule(spec: &ScheduleFile, cfg: &Config, file: &str) -> Result<(), String> {
+    let unit = cfg.load_table.rate_unit_mbps as u64;
+    let max = cfg.load_max();
+    let width = cfg.load_table.load_bits;
+    let mut seen = std::collections::BTreeSet::new();
+    for l in &spec.links {
+        if !seen.insert(&l.name) {
+            return Err(format!(
+                "{file}: link `{}`: a second link of that name",
+                l.name
+            ));
+        }
+        if l.capacity_mbps < unit {
+            return Err(format!(
+                "{file}: link `{}`: capacity_mbps = {}: below one load unit \
+                 (load_table.rate_unit_mbps = {unit})",
+                l.name, l.capacity_mbps
+            ));
+        }
+        if let Some((k, v)) = l.load.iter().enumerate().find(|(_, v)| **v > max) {
+            return Err(format!(
+                "{file}: link `{}`: load[{k}] = {v}: the load table holds at most {max} \
+                 (load_bits = {width})",
+                l.name
+            ));
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for f in &spec.flows {
+        if !seen.insert(&f.name) {
+            return Err(format!(
+                "{file}: flow `{}`: a second flow of that name",
+                f.name
+            ));
+        }
+        if let Some((k, v)) = f.announced.iter().enumerate().find(|(_, v)| **v > max) {
+            return Err(format!(
+                "{file}: flow `{}`: announced[{k}] = {v}: the load table holds at most {max} \
+                 (load_bits = {width})",
+                f.name
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn schedule_cmd(path: &PathBuf, config: Option<&PathBuf>, json: bool) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
     let text = if path.as_os_str() == "-" {
@@ -1183,10 +1232,15 @@ fn schedule_cmd(path: &PathBuf, config: Option<&PathBuf>, json: bool) -> Result<
     let unit = cfg.load_table.rate_unit_mbps as u64;
     // Bytes one load unit carries in one slot: unit Mb/s x slot ns / 8000.
     let slot_ns = cfg.slot_ns() as u128;
-    let unit_slots = |bytes: u64| -> u64 {
+    let file = path.display().to_string();
+    let unit_slots = |what: &str, bytes: u64| -> Result<u64, String> {
         let den = unit as u128 * slot_ns;
-        (bytes as u128 * 8000).div_ceil(den) as u64
+        let n = (bytes as u128 * 8000).div_ceil(den);
+        u64::try_from(n).map_err(|_| {
+            format!("{file}: {what} = {bytes}: {n} load-unit slots, more than 2^64 - 1")
+        })
     };
+    check_schedule(&spec, &cfg, &file)?;
     let links: Vec<scheduler::Link> = spec
         .links
         .iter()
@@ -1217,8 +1271,11 @@ fn schedule_cmd(path: &PathBuf, config: Option<&PathBuf>, json: bool) -> Result<
         flows.push(scheduler::Flow {
             name: f.name.clone(),
             path: p,
-            remaining: unit_slots(f.remaining_bytes),
-            sent: unit_slots(f.sent_bytes),
+            remaining: unit_slots(
+                &format!("flow `{}`: remaining_bytes", f.name),
+                f.remaining_bytes,
+            )?,
+            sent: unit_slots(&format!("flow `{}`: sent_bytes", f.name), f.sent_bytes)?,
             announced: f.announced.clone(),
             role: f.role.clone(),
         });
@@ -1227,6 +1284,42 @@ fn schedule_cmd(path: &PathBuf, config: Option<&PathBuf>, json: bool) -> Result<
     let s = Scheduler::new(k, links, flows, cfg.load_table.beta_weight)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let plans = s.plan_slot();
+    // What the packets would carry must fit the hardware: a plan in the load table's width, a
+    // delta in the wire format's signed field. Reported, not emitted.
+    let shim = strack_config::wire::LoadShim::new(&cfg);
+    let (lo, hi) = (
+        -(1i64 << (shim.delta_bits() - 1)),
+        (1i64 << (shim.delta_bits() - 1)) - 1,
+    );
+    for p in &plans {
+        if let Some((k, v)) = p
+            .plan
+            .iter()
+            .enumerate()
+            .find(|(_, v)| **v > cfg.load_max())
+        {
+            return Err(format!(
+                "{file}: flow `{}`: its plan for slot {k} is {v} load units, more than the load \
+                 table holds ({}, load_bits = {})",
+                p.name,
+                cfg.load_max(),
+                cfg.load_table.load_bits
+            ));
+        }
+        if let Some((k, d)) = p
+            .deltas
+            .iter()
+            .enumerate()
+            .find(|(_, d)| !(lo..=hi).contains(*d))
+        {
+            return Err(format!(
+                "{file}: flow `{}`: its delta for slot {k} is {d}, outside the wire format's \
+                 {lo}..={hi} ({} signed bits)",
+                p.name,
+                shim.delta_bits()
+            ));
+        }
+    }
     if json {
         let out = serde_json::json!({
             "slots": k,

@@ -552,32 +552,33 @@ fn schedule_prints_every_flows_plan_and_its_deltas() {
     }
 }
 
+/// Every refused scheduler input is a file in `tests/bad_inputs/schedule/` with its expected
+/// message beside it (`NAME.expect`): refused with exit 1, no output, no panic.
 #[test]
-fn schedule_refuses_bad_descriptions_clearly() {
-    let dir = root().join("target/cli-test-schedule");
-    std::fs::create_dir_all(&dir).unwrap();
-    let cases = [
-        (
-            r#"{"links":[{"name":"a","capacity_mbps":1000,"load":[0,0]}],"flows":[]}"#,
-            "link `a`: `load` has 2 elements, expected 10",
-        ),
-        (
-            r#"{"links":[{"name":"a","capacity_mbps":1000,"load":[0,0,0,0,0,0,0,0,0,0]}],
-               "flows":[{"name":"f","path":["b"],"remaining_bytes":5}]}"#,
-            "flow `f`: path link `b` is not one of the links",
-        ),
-        (
-            r#"{"links":[],"flows":[],"extra":1}"#,
-            "unknown field `extra`",
-        ),
-    ];
-    for (i, (body, want)) in cases.iter().enumerate() {
-        let f = dir.join(format!("bad{i}.json"));
-        std::fs::write(&f, body).unwrap();
+fn schedule_refuses_every_bad_description_with_its_expected_message() {
+    let mut files: Vec<_> = std::fs::read_dir(root().join("tests/bad_inputs/schedule"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    for f in &files {
+        let want = std::fs::read_to_string(f.with_extension("expect")).unwrap();
         let o = strackgen(&["schedule", "--flows", f.to_str().unwrap()]);
-        assert_eq!(o.status.code(), Some(1), "{body}");
-        assert!(text(&o.stderr).contains(want), "{}", text(&o.stderr));
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{}: {err}", f.display());
+        assert!(
+            err.contains(want.trim()),
+            "{}:\nexpected: {want}got: {err}",
+            f.display()
+        );
+        assert!(
+            !err.contains("panicked") && o.stdout.is_empty(),
+            "{}",
+            f.display()
+        );
     }
+    assert!(files.len() >= 10, "only {} bad inputs", files.len());
 }
 
 #[test]
