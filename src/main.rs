@@ -114,7 +114,9 @@ enum Cmd {
         /// Instead of the ECP5 flow: Yosys synth_xilinx for an UltraScale+ part, resource
         /// counts only (LUT, LUTRAM, FF, BRAM, DSP; no place and route), into xilinx.json and
         /// xilinx.md (default blocks: the NIC, its pipelines and `context_pipe_wide`).
-        #[arg(long, conflicts_with_all = ["top_only", "top_config"])]
+        #[arg(long, conflicts_with_all = [
+            "top_only", "top_config", "no_top", "root", "progress_secs", "jobs", "pnr_budget_mins"
+        ])]
         xilinx: bool,
         /// Print the rows as JSON (as timing.json / xilinx.json hold them) instead of the table.
         #[arg(long)]
@@ -130,10 +132,10 @@ enum Cmd {
         /// Output directory (created).
         #[arg(long)]
         out: PathBuf,
-        /// MAU stages the TNA program may use (Tofino 1: 12, Tofino 2: 20); a config whose
-        /// estimate needs more is refused.
-        #[arg(long, default_value_t = strack_p4::TOFINO1_STAGES)]
-        tna_stages: u32,
+        /// MAU stages the TNA program may use (Tofino 1: 12, Tofino 2: 20; default 12); a
+        /// config whose estimate needs more is refused. Only with `--target tna`.
+        #[arg(long)]
+        tna_stages: Option<u32>,
         /// Print what was written as JSON.
         #[arg(long)]
         json: bool,
@@ -623,10 +625,16 @@ fn p4_cmd(
     config: Option<&PathBuf>,
     target: P4Target,
     out: &std::path::Path,
-    tna_stages: u32,
+    tna_stages: Option<u32>,
     json: bool,
 ) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
+    if matches!(target, P4Target::V1model) && tna_stages.is_some() {
+        return Err(
+            "--tna-stages applies to --target tna only (v1model has no stage budget)".into(),
+        );
+    }
+    let tna_stages = tna_stages.unwrap_or(strack_p4::TOFINO1_STAGES);
     let target = match target {
         P4Target::Tna => strack_p4::Target::Tna,
         P4Target::V1model => strack_p4::Target::V1model,
@@ -638,7 +646,7 @@ fn p4_cmd(
     let text = strack_p4::generate(&cfg, target, &opts).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let p = out.join(target.file_name());
-    std::fs::write(&p, &text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    strackgen::write_atomic(&p, text.as_bytes())?;
     if json {
         let v = serde_json::json!({
             "file": p.display().to_string(),
@@ -662,8 +670,7 @@ fn stf_cmd(cmd: StfCmd) -> Result<ExitCode, String> {
             let mut files = Vec::new();
             for (name, text) in strack_p4::stf::scenarios(&cfg) {
                 let p = out.join(format!("{name}.stf"));
-                std::fs::write(&p, text)
-                    .map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+                strackgen::write_atomic(&p, text.as_bytes())?;
                 files.push(p.display().to_string());
             }
             if json {

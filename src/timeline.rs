@@ -16,10 +16,15 @@ pub fn write(dir: &Path, samples: &[Sample]) -> Result<(), String> {
             s.t_ns, s.cwnd_bytes, s.inflight_bytes, s.queue_bytes
         );
     }
-    let path = dir.join("timeline.csv");
-    std::fs::write(&path, csv).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    crate::write_atomic(&dir.join("timeline.csv"), csv.as_bytes())?;
+    // Drawn beside, then renamed into place.
     let path = dir.join("timeline.svg");
-    plot(&path, samples).map_err(|e| format!("cannot draw {}: {e}", path.display()))
+    let tmp = dir.join(format!(".timeline.svg.strackgen-{}", std::process::id()));
+    plot(&tmp, samples).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot draw {}: {e}", path.display())
+    })?;
+    std::fs::rename(&tmp, &path).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// A line of the plot: its legend, its colour and the value it draws.

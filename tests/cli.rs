@@ -894,3 +894,46 @@ fn loopback_takes_a_huge_message_without_allocating_for_it() {
         text(&o.stderr)
     );
 }
+
+/// Options that do not apply to the chosen target or mode are refused, not ignored.
+#[test]
+fn options_that_do_not_apply_are_refused() {
+    let o = strackgen(&[
+        "p4",
+        "--target",
+        "v1model",
+        "--tna-stages",
+        "20",
+        "--out",
+        "target/cli-test-never-p4",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("--tna-stages applies to --target tna only"));
+    assert!(!root().join("target/cli-test-never-p4").exists());
+    for extra in [
+        &["--pnr-budget-mins", "3"][..],
+        &["--no-top"],
+        &["--jobs", "2"],
+        &["--progress-secs", "5"],
+    ] {
+        let mut a = vec![
+            "report",
+            "--xilinx",
+            "--out",
+            "target/cli-test-never-report",
+        ];
+        a.extend(extra);
+        let o = strackgen(&a);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", text(&o.stderr));
+        assert!(text(&o.stderr).contains("cannot be used with"), "{extra:?}");
+    }
+    let o = strackgen(&[
+        "model",
+        "loopback",
+        "--trace",
+        "traces/loopback-sample.jsonl",
+        "--timeline-ns",
+        "500",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+}
