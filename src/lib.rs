@@ -1,9 +1,16 @@
 //! The library behind the `strackgen` command: what its verbs build, apart from argument
-//! parsing.
+//! parsing: the Verilog package and its descriptors, the open FPGA flows (`synth`: Yosys and
+//! nextpnr-ecp5; `xilinx`: Yosys synth_xilinx; `outreg`: the netlist pass between them), the
+//! loopback timeline.
 
 pub mod descriptors;
+pub mod outreg;
 pub mod package;
+pub mod replay;
+pub mod schedule;
+pub mod synth;
 pub mod timeline;
+pub mod xilinx;
 
 /// Write `bytes` to `path` whole or not at all: into a temporary file beside it, then renamed
 /// over it, so a failure (a full disk) never leaves a partial file where the old one was.

@@ -8,15 +8,10 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use golden_model::loopback::{self, LinkParams, Message, Scenario};
-use golden_model::scheduler::{self, Scheduler};
 use golden_model::{cwnd_unit, entropy_bitmap, load_table, nic, sack_receiver, sack_sender};
-use serde::de::DeserializeOwned;
-use serde::Serialize;
 use strack_config::Config;
 
-mod outreg;
-mod synth;
-mod xilinx;
+use strackgen::{synth, xilinx};
 
 /// `println!` without its panic: a closed standard output ends the program quietly (exit 0,
 /// as Unix tools do when the reader has gone), any other write error (a full disk) is returned
@@ -410,29 +405,29 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let bad = match block {
                 Block::EntropyBitmap => {
                     let mut m = entropy_bitmap::EntropyBitmap::from_config(&cfg);
-                    replay(reader, |i: &entropy_bitmap::In| m.step(i))
+                    strackgen::replay::run(reader, |i: &entropy_bitmap::In| m.step(i))
                 }
                 Block::CwndUnit => {
                     let mut m = cwnd_unit::CwndUnit::from_config(&cfg);
-                    replay(reader, |i: &cwnd_unit::In| m.step(i))
+                    strackgen::replay::run(reader, |i: &cwnd_unit::In| m.step(i))
                 }
                 Block::SackReceiver => {
                     let mut m = sack_receiver::SackReceiver::from_config(&cfg);
-                    replay(reader, |i: &sack_receiver::DataPkt| m.step(i))
+                    strackgen::replay::run(reader, |i: &sack_receiver::DataPkt| m.step(i))
                 }
                 Block::SackSender => {
                     let mut m = sack_sender::SackSender::from_config(&cfg);
-                    replay(reader, |i: &sack_sender::In| m.step(i))
+                    strackgen::replay::run(reader, |i: &sack_sender::In| m.step(i))
                 }
                 Block::Nic => {
                     // Every connection at PSN 0 until opened; the trace starts once the
                     // power-on sweep is over (the model stepped idle until status_ready).
                     let mut m = nic::Nic::after_sweep(&cfg, 0);
-                    replay(reader, |i: &nic::In| m.step(i))
+                    strackgen::replay::run(reader, |i: &nic::In| m.step(i))
                 }
                 Block::LoadTable => {
                     let mut m = load_table::LoadTable::from_config(&cfg);
-                    replay(reader, |i: &load_table::In| m.step(i))
+                    strackgen::replay::run(reader, |i: &load_table::In| m.step(i))
                 }
             }?;
             if bad > 0 {
@@ -610,14 +605,6 @@ fn verilog_cmd(
         .map(|(file, _)| format!("{}\n", out.join(file).display()))
         .collect();
     write_stdout(list.as_bytes())
-}
-
-/// Write the Verilog package for `cfg` into `out` (src/package.rs); the cores' blocks.
-fn write_verilog(cfg: &Config, out: &std::path::Path) -> Result<Vec<hdl::Block>, String> {
-    strackgen::package::check_out(out)?;
-    let pkg = strackgen::package::build(cfg)?;
-    strackgen::package::write(&pkg, out)?;
-    Ok(pkg.blocks)
 }
 
 /// `strackgen p4`: the load table's P4 program for one target, into `out` (created).
@@ -912,66 +899,6 @@ fn open_trace(path: &PathBuf) -> Result<Box<dyn BufRead>, String> {
     Ok(Box::new(std::io::BufReader::new(f)))
 }
 
-/// Feed each line to `step` and write its answer at once (the output streams): output line N
-/// answers input line N. A bad line gets an error object in its place
-/// (`{"error": {"line": N, "column": C, "message": ...}}`), its message on stderr, and does
-/// not reach the model; a blank line is answered by a blank line. A closed standard output
-/// ends the run quietly. Returns the number of bad lines.
-fn replay<I, O>(reader: Box<dyn BufRead>, mut step: impl FnMut(&I) -> O) -> Result<usize, String>
-where
-    I: DeserializeOwned,
-    O: Serialize,
-{
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let mut bad = 0;
-    let mut reader = reader;
-    let mut raw = Vec::new();
-    for n in 1.. {
-        raw.clear();
-        let got = reader
-            .read_until(b'\n', &mut raw)
-            .map_err(|e| format!("line {n}: cannot read: {e}"))?;
-        if got == 0 {
-            break;
-        }
-        let answer = match std::str::from_utf8(&raw) {
-            Err(e) => {
-                let column = e.valid_up_to() + 1;
-                Err((column, "not UTF-8".to_string()))
-            }
-            Ok(line) if line.trim().is_empty() => Ok(String::new()),
-            Ok(line) => match serde_json::from_str::<I>(line) {
-                Ok(input) => Ok(serde_json::to_string(&step(&input)).map_err(|e| e.to_string())?),
-                Err(e) => Err((e.column(), json_message(&e))),
-            },
-        };
-        let text = match answer {
-            Ok(text) => text,
-            Err((column, message)) => {
-                bad += 1;
-                eprintln!("line {n}, column {column}: {message}");
-                serde_json::json!({"error": {"line": n, "column": column, "message": message}})
-                    .to_string()
-            }
-        };
-        match writeln!(out, "{text}").and_then(|_| out.flush()) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(bad),
-            Err(e) => return Err(format!("cannot write the output: {e}")),
-        }
-    }
-    Ok(bad)
-}
-
-/// serde_json's message without its own (always line 1) position.
-fn json_message(e: &serde_json::Error) -> String {
-    let text = e.to_string();
-    text.rfind(" at line ")
-        .map_or(text.as_str(), |i| &text[..i])
-        .to_string()
-}
-
 fn loopback_cmd(a: LoopbackArgs) -> Result<ExitCode, String> {
     let cfg = load_config(a.config.as_ref())?;
     for (name, p) in [
@@ -1001,7 +928,7 @@ fn loopback_cmd(a: LoopbackArgs) -> Result<ExitCode, String> {
                     "line {}, column {}: {}",
                     n + 1,
                     e.column(),
-                    json_message(&e)
+                    strackgen::replay::json_message(&e)
                 );
                 bad += 1;
             }
@@ -1143,87 +1070,6 @@ fn print_report(r: &loopback::Report) -> Result<(), String> {
 }
 
 /// `strackgen schedule`'s input (docs/scheduler.md).
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ScheduleFile {
-    links: Vec<LinkSpec>,
-    flows: Vec<FlowSpec>,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct LinkSpec {
-    name: String,
-    capacity_mbps: u64,
-    #[serde(default)]
-    recorded_mbps: Vec<u64>,
-    /// The load table's K-slot estimate, in load units.
-    load: Vec<u64>,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FlowSpec {
-    name: String,
-    path: Vec<String>,
-    remaining_bytes: u64,
-    #[serde(default)]
-    sent_bytes: u64,
-    #[serde(default)]
-    announced: Vec<u64>,
-    #[serde(default)]
-    role: scheduler::Role,
-}
-
-/// The scheduler's inputs, refused where the hardware could not hold them: names unique, a
-/// link's capacity at least one load unit, loads and announced rates within the load table's
-/// width, a load for each of the K slots.
-fn check_schedule(spec: &ScheduleFile, cfg: &Config, file: &str) -> Result<(), String> {
-    let unit = cfg.load_table.rate_unit_mbps as u64;
-    let max = cfg.load_max();
-    let width = cfg.load_table.load_bits;
-    let mut seen = std::collections::BTreeSet::new();
-    for l in &spec.links {
-        if !seen.insert(&l.name) {
-            return Err(format!(
-                "{file}: link `{}`: a second link of that name",
-                l.name
-            ));
-        }
-        if l.capacity_mbps < unit {
-            return Err(format!(
-                "{file}: link `{}`: capacity_mbps = {}: below one load unit \
-                 (load_table.rate_unit_mbps = {unit})",
-                l.name, l.capacity_mbps
-            ));
-        }
-        if let Some((k, v)) = l.load.iter().enumerate().find(|(_, v)| **v > max) {
-            return Err(format!(
-                "{file}: link `{}`: load[{k}] = {v}: the load table holds at most {max} \
-                 (load_bits = {width})",
-                l.name
-            ));
-        }
-    }
-    let mut seen = std::collections::BTreeSet::new();
-    for f in &spec.flows {
-        if !seen.insert(&f.name) {
-            return Err(format!(
-                "{file}: flow `{}`: a second flow of that name",
-                f.name
-            ));
-        }
-        if let Some((k, v)) = f.announced.iter().enumerate().find(|(_, v)| **v > max) {
-            return Err(format!(
-                "{file}: flow `{}`: announced[{k}] = {v}: the load table holds at most {max} \
-                 (load_bits = {width})",
-                f.name
-            ));
-        }
-    }
-    Ok(())
-}
-
 fn schedule_cmd(path: &PathBuf, config: Option<&PathBuf>, json: bool) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
     let text = if path.as_os_str() == "-" {
@@ -1234,62 +1080,10 @@ fn schedule_cmd(path: &PathBuf, config: Option<&PathBuf>, json: bool) -> Result<
     } else {
         std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
     };
-    let spec: ScheduleFile =
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let unit = cfg.load_table.rate_unit_mbps as u64;
-    // Bytes one load unit carries in one slot: unit Mb/s x slot ns / 8000.
-    let slot_ns = cfg.slot_ns() as u128;
     let file = path.display().to_string();
-    let unit_slots = |what: &str, bytes: u64| -> Result<u64, String> {
-        let den = unit as u128 * slot_ns;
-        let n = (bytes as u128 * 8000).div_ceil(den);
-        u64::try_from(n).map_err(|_| {
-            format!("{file}: {what} = {bytes}: {n} load-unit slots, more than 2^64 - 1")
-        })
-    };
-    check_schedule(&spec, &cfg, &file)?;
-    let links: Vec<scheduler::Link> = spec
-        .links
-        .iter()
-        .map(|l| scheduler::Link {
-            name: l.name.clone(),
-            capacity: l.capacity_mbps / unit,
-            recorded: l.recorded_mbps.iter().map(|r| r / unit).collect(),
-            load: l.load.clone(),
-        })
-        .collect();
-    let mut flows = Vec::new();
-    for f in &spec.flows {
-        let mut p = Vec::new();
-        for name in &f.path {
-            let i = spec
-                .links
-                .iter()
-                .position(|l| &l.name == name)
-                .ok_or_else(|| {
-                    format!(
-                        "{}: flow `{}`: path link `{name}` is not one of the links",
-                        path.display(),
-                        f.name
-                    )
-                })?;
-            p.push(i);
-        }
-        flows.push(scheduler::Flow {
-            name: f.name.clone(),
-            path: p,
-            remaining: unit_slots(
-                &format!("flow `{}`: remaining_bytes", f.name),
-                f.remaining_bytes,
-            )?,
-            sent: unit_slots(&format!("flow `{}`: sent_bytes", f.name), f.sent_bytes)?,
-            announced: f.announced.clone(),
-            role: f.role.clone(),
-        });
-    }
+    let s = strackgen::schedule::scheduler(&text, &cfg, &file)?;
+    let unit = cfg.load_table.rate_unit_mbps as u64;
     let k = cfg.load_table.slots as usize;
-    let s = Scheduler::new(k, links, flows, cfg.load_table.beta_weight)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
     let plans = s.plan_slot();
     // What the packets would carry must fit the hardware: a plan in the load table's width, a
     // delta in the wire format's signed field. Reported, not emitted.

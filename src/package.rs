@@ -346,6 +346,15 @@ pub fn write(pkg: &Package, out: &Path) -> Result<(), String> {
     result
 }
 
+/// Build the package for `cfg` and write it into `out` (refused before anything is generated
+/// when `out` may not be replaced); the cores' blocks.
+pub fn write_verilog(cfg: &Config, out: &Path) -> Result<Vec<hdl::Block>, String> {
+    check_out(out)?;
+    let pkg = build(cfg)?;
+    write(&pkg, out)?;
+    Ok(pkg.blocks)
+}
+
 /// Refuse an `--out` the package may not replace, before anything is generated.
 pub fn check_out(out: &Path) -> Result<(), String> {
     let out = absolute(out)?;

@@ -260,7 +260,7 @@ pub fn run(
     tools: &Tools,
 ) -> Result<Vec<Row>, String> {
     let gen = opts.out.join("verilog");
-    let mut blocks = crate::write_verilog(cfg, &gen)?;
+    let mut blocks = crate::package::write_verilog(cfg, &gen)?;
     // Designs asked for that are not cores (the NIC's pipelines, the check designs) are
     // written beside them.
     for name in opts
@@ -277,7 +277,7 @@ pub fn run(
     let (top_gen, top_config_name) = match &opts.top_config {
         Some((tcfg, name)) if opts.top => {
             let dir = opts.out.join("verilog-top");
-            crate::write_verilog(tcfg, &dir)?;
+            crate::package::write_verilog(tcfg, &dir)?;
             (dir, name.as_str())
         }
         _ => (gen.clone(), config_name),
@@ -579,11 +579,7 @@ fn run_block(b: &hdl::Block, gen: &Path, opts: &Options, tools: &Tools) -> Resul
 fn run_top(gen: &Path, opts: &Options, tools: &Tools) -> Result<Pnr, String> {
     // The cores and the wrappers as the package holds them (src/package.rs).
     let mut files: Vec<PathBuf> = vec![gen.join("nic.v"), gen.join("load_table.v")];
-    files.extend(
-        strackgen::package::WRAPPERS
-            .iter()
-            .map(|(f, _)| gen.join(f)),
-    );
+    files.extend(crate::package::WRAPPERS.iter().map(|(f, _)| gen.join(f)));
     files.push(opts.root.join("fpga/ecp5_evn/top.v"));
     let reads = format!(
         "read_verilog -I{} {}",
