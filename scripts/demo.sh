@@ -26,6 +26,13 @@ done
 echo "  verilator --lint-only -Wall $out/lint.vlt -F $out/strackgen.f, each of $tops cores and wrappers: clean"
 
 echo "== co-simulation: Verilated RTL vs golden model, every output port every cycle"
+sha() { "$bin" config check --config "$1" --json | sed 's/.*"sha256":"\([0-9a-f]*\)".*/\1/'; }
+if [ "$(sha "$cfg")" != "$(sha configs/default.toml)" ]; then
+  # The co-simulated designs are built with the project (testbench/build.rs) for its own
+  # configs; co-simulating any other config on demand is `strackgen cosim`, still to come.
+  echo "  NOTE: $cfg is not the default config; the co-simulation below is the default config's"
+  echo "  (its designs are the ones built with the project)"
+fi
 target/release/cosim_demo 200000
 
 echo "== golden-model replay (traces/<block>-sample.jsonl)"

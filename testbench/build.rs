@@ -540,7 +540,22 @@ const DESIGNS: &[Design] = &[
     },
 ];
 
-const VL_INCLUDE: &str = "/usr/share/verilator/include";
+/// The installed Verilator's include directory, from the tool itself (`verilator --getenv
+/// VERILATOR_ROOT`), never a path written here.
+fn vl_include(verilator: &str) -> PathBuf {
+    let out = Command::new(verilator)
+        .args(["--getenv", "VERILATOR_ROOT"])
+        .output()
+        .unwrap_or_else(|e| panic!("testbench: `{verilator} --getenv VERILATOR_ROOT`: {e}"));
+    let root = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let inc = Path::new(&root).join("include");
+    assert!(
+        out.status.success() && inc.join("verilated.h").is_file(),
+        "testbench: `{verilator} --getenv VERILATOR_ROOT` gave `{root}`, without \
+         include/verilated.h: is Verilator 5 installed whole?"
+    );
+    inc
+}
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
@@ -622,12 +637,13 @@ fn main() {
 
     // The Verilator runtime, once.
     let mut rt = cxx();
+    let inc = vl_include(&verilator);
     for f in [
         "verilated.cpp",
         "verilated_vcd_c.cpp",
         "verilated_threads.cpp",
     ] {
-        rt.file(Path::new(VL_INCLUDE).join(f));
+        rt.file(inc.join(f));
     }
     rt.compile("verilated_rt");
     println!("cargo:rustc-link-lib=pthread");
@@ -732,11 +748,13 @@ fn prepare(d: &Design, out: &Path, verilator: &str, checking: bool) -> Prepared 
 }
 
 fn cxx() -> cc::Build {
+    let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
+    let inc = vl_include(&verilator);
     let mut b = cc::Build::new();
     b.cpp(true)
         .std("c++17")
-        .include(VL_INCLUDE)
-        .include(Path::new(VL_INCLUDE).join("vltstd"))
+        .include(&inc)
+        .include(inc.join("vltstd"))
         .define("VM_TRACE", "1")
         .define("VM_TRACE_VCD", "1")
         .define("VM_COVERAGE", "0")
