@@ -1,9 +1,9 @@
 //! The one `Config` of the project.
 //!
 //! It feeds the golden model now and the RTL generics and Verilator parameters later, so that a
-//! single TOML file describes one build. Sections follow the blocks of
-//! the STrack spec (restated in `docs/golden-model.md`); defaults are the paper's Table 1 at 400 Gb/s and an 8 us network
-//! base RTT.
+//! single TOML file describes one build. Sections follow the blocks of the STrack spec
+//! (`docs/spec/strack.md`, restated in `docs/golden-model.md`); defaults are the paper's Table 1
+//! at 400 Gb/s and an 8 us network base RTT.
 //!
 //! A few defaults are derived from other fields (the target queuing delay is the network base
 //! RTT, `max_cwnd` is 1.5 x BDP, ...). In the TOML those fields are optional; `resolved()` fills
@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Width of a PSN on the wire (spec section 0: "PSNs are 24-bit and wrap").
+/// Width of a PSN on the wire (docs/spec/strack.md, section 0: 24 bits, wrapping).
 pub const PSN_BITS: u32 = 24;
 /// Largest RTT sample, and largest `acked_bytes` of one ACK, the cwnd unit accepts (24-bit
 /// fields). Larger values are malformed input: counted and ignored.
@@ -111,7 +111,7 @@ impl Default for NetworkConfig {
     }
 }
 
-/// Entropy bitmap (spec section 1, Algorithm 3).
+/// Entropy bitmap (docs/spec/strack.md, section 1; Algorithm 3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct EntropyBitmapConfig {
@@ -131,7 +131,7 @@ impl Default for EntropyBitmapConfig {
     }
 }
 
-/// Congestion-window unit (spec section 2, Algorithms 1, 2, 4 and Table 1).
+/// Congestion-window unit (docs/spec/strack.md, section 2; Algorithms 1, 2, 4 and Table 1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct CwndUnitConfig {
@@ -158,7 +158,7 @@ impl Default for CwndUnitConfig {
     }
 }
 
-/// SACK tracker (spec section 3).
+/// SACK tracker (docs/spec/strack.md, section 3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SackConfig {
@@ -212,7 +212,8 @@ impl Default for FixedPointConfig {
     }
 }
 
-/// Switch load table of the MLCC flow scheduler (the load-table spec, restated in `docs/blocks/load_table.md` and `docs/scheduler.md`).
+/// Switch load table of the MLCC flow scheduler (docs/spec/load-table.md, restated in
+/// `docs/blocks/load_table.md` and `docs/scheduler.md`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct LoadTableConfig {

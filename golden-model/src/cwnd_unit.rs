@@ -1,5 +1,5 @@
-//! Congestion-window unit (spec section 2: Algorithms 1 lines 5-8, 2 and 4, Table 1), in the
-//! fixed point the RTL computes. [`reference`] beside it is the paper in `f64`.
+//! Congestion-window unit (docs/spec/strack.md, section 2: Algorithms 1 lines 5-8, 2 and 4,
+//! Table 1), in the fixed point the RTL computes. [`reference`] beside it is the paper in `f64`.
 //!
 //! Formats (all unsigned; `cf = fixed_point.cwnd_frac_bits`, `df = fixed_point.delay_frac_bits`,
 //! `R = fixed_point.recip_index_bits`; see `docs/golden-model.md`):

@@ -1,4 +1,4 @@
-//! Entropy bitmap: adaptive packet spray (spec section 1, Algorithm 3).
+//! Entropy bitmap: adaptive packet spray (docs/spec/strack.md, section 1; Algorithm 3).
 //!
 //! One step may carry an ACK's ECN feedback and a request to choose the entropy of the packet
 //! being sent. Order inside a step (DECISION, so the RTL has one answer): the periodic reset,

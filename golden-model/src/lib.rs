@@ -2,7 +2,8 @@
 //!
 //! Each block has `fn step(&mut self, input: &In) -> Out` and inspectable state. The RTL is
 //! checked against these models cycle by cycle, so the models are written as directly as the
-//! spec (restated in `docs/golden-model.md`) reads, never by sharing code with `hdl`.
+//! spec (`docs/spec/`, restated in `docs/golden-model.md`) reads, never by sharing code with
+//! `hdl`. "Section N" below is a section of `docs/spec/strack.md` unless another file is named.
 //!
 //! | module | spec | paper |
 //! |---|---|---|
@@ -11,17 +12,17 @@
 //! | [`sack_receiver`] | section 3 (receiver) | Section 3.3.1 |
 //! | [`sack_sender`] | section 3 (sender) | Section 3.3.2 |
 //! | [`loopback`] | two NICs over a model link | - |
-//! | [`load_table`] | `load-table.md` section 1 | MLCC Section IV-A, Fig. 5 |
+//! | [`load_table`] | `docs/spec/load-table.md` section 1 | MLCC Section IV-A, Fig. 5 |
 //! | [`context_pipe`] (per-connection context: records, sweep, bad ids) | - | - |
 //! | [`nic_rx`] (the multi-connection NIC's receive side: N receivers, opens) | section 3 (receiver) | Section 3.3.1 |
-//! | [`load_table::lazy`], [`load_table::frame`] (the P4 variants: epoch-tagged slots, whole frames) | `load-table.md` section 1, `docs/wire-format.md` | - |
+//! | [`load_table::lazy`], [`load_table::frame`] (the P4 variants: epoch-tagged slots, whole frames) | `docs/spec/load-table.md` section 1, `docs/wire-format.md` | - |
 //! | [`nic_tx`] (the multi-connection NIC's send side: N senders, the scheduler, the timer scan) | sections 1-3 (sender) | Algorithm 1, Section 3.3.2 |
 //! | [`nic`] (the multi-connection NIC: the send and receive sides, one open port) | sections 1-3 | Algorithm 1 |
 //! | [`nic_sender`] (the send side's senders: the SACK sender, backlog and short packet of each connection, one event per clock) | section 3 (sender) | Section 3.3.2 |
 //! | [`tx_sched`] (the send side's transmit scheduler: round-robin by group of 32) | - | - |
 //! | [`nic_cwnd`] (the send side's cwnd units: one per connection, one event per clock) | section 2 | Algorithms 1, 2, 4 |
 //! | [`nic_entropy`] (the send side's entropy bitmaps: one per connection, one event per clock) | section 1 | Algorithm 3 |
-//! | [`scheduler`] | `load-table.md` section 2 | MLCC Algorithms 1, 2, Fig. 6 |
+//! | [`scheduler`] | `docs/spec/load-table.md` section 2 | MLCC Algorithms 1, 2, Fig. 6 |
 
 pub mod context_pipe;
 pub mod cwnd_unit;

@@ -1,4 +1,4 @@
-//! Switch load table of the MLCC flow scheduler (spec `load-table.md` section 1; paper
+//! Switch load table of the MLCC flow scheduler (docs/spec/load-table.md, section 1; paper
 //! Section IV-A, "Link Load Estimation" and "Link Load Feedback", Fig. 5).
 //!
 //! State: for each egress link `l` a row of `K` loads, `row[l][k]` = the load planned for the

@@ -1,4 +1,4 @@
-//! SACK receiver (spec section 3, receiver; paper Section 3.3.1).
+//! SACK receiver (docs/spec/strack.md, section 3.1; paper Section 3.3.1).
 //!
 //! State: `epsn`, a circular receive bitmap of `rx_window` bits indexed by `psn mod rx_window`
 //! holding the PSNs received in `(epsn, epsn + rx_window)`, `bytes_recvd` (no duplicates),

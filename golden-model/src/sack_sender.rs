@@ -1,4 +1,4 @@
-//! SACK sender (spec section 3, sender; paper Section 3.3.2).
+//! SACK sender (docs/spec/strack.md, sections 3.2 and 3.3; paper Section 3.3.2).
 //!
 //! Tracks the PSNs in `[snd_una, snd_nxt)` (at most `rx_window` of them) with an acknowledged
 //! bit, a lost bit and the packet's length, in circular arrays indexed by `psn mod rx_window`.

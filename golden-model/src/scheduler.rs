@@ -1,4 +1,4 @@
-//! Host scheduler of MLCC (spec `load-table.md` section 2; paper Section IV-B/IV-C,
+//! Host scheduler of MLCC (docs/spec/load-table.md, section 2; paper Section IV-B/IV-C,
 //! Algorithms 1 and 2, Fig. 6). Software only; its outputs are the K-slot rate plans whose
 //! changes the flows' packets carry to the load tables ([`crate::load_table`]).
 //!

@@ -1,5 +1,6 @@
-//! Congestion-window unit RTL (spec section 2; formats in `docs/golden-model.md`): one ACK per
-//! clock, latency 15 (`strack_config::CWND_LATENCY`), bit-exact with `golden_model::cwnd_unit`.
+//! Congestion-window unit RTL (docs/spec/strack.md, section 2; formats in
+//! `docs/golden-model.md`): one ACK per clock, latency 15 (`strack_config::CWND_LATENCY`),
+//! bit-exact with `golden_model::cwnd_unit`.
 //!
 //! ```text
 //!  S1           S2             S3            S4             S5      S6..S8          S9,S10          S11     S12,S13       S14              S15 (the loop)

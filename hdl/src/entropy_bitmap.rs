@@ -1,4 +1,5 @@
-//! Entropy bitmap RTL (spec section 1, Algorithm 3): one event per clock, latency 3.
+//! Entropy bitmap RTL (docs/spec/strack.md, section 1; Algorithm 3): one event per clock,
+//! latency 3.
 //!
 //! ```text
 //!   stage 1: decode            stage 2: the loop (state)                   stage 3: encode

@@ -1,4 +1,4 @@
-//! Switch load table RTL (MLCC; spec `load-table.md` section 1): one packet per clock,
+//! Switch load table RTL (MLCC; docs/spec/load-table.md, section 1): one packet per clock,
 //! latency 6, free-running (a switch pipeline does not stall: no ready signals).
 //!
 //! ```text

@@ -1,6 +1,6 @@
 //! The send side's entropy bitmaps (`docs/blocks/nic_entropy.md`): one entropy bitmap per
-//! connection (spec section 1, paper Algorithm 3), each a record in the context shell's RAM,
-//! one event (a step or an open) per clock for any sequence of connection ids.
+//! connection (docs/spec/strack.md, section 1; paper Algorithm 3), each a record in the context
+//! shell's RAM, one event (a step or an open) per clock for any sequence of connection ids.
 //!
 //! ```text
 //!  S0: paths, the ACK checked ─► hold shell (S0 read, S1 RAM data, S2, H1, H2: the newest record)

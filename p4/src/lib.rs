@@ -1,6 +1,7 @@
-//! P4_16 of the MLCC switch load table (the load-table spec, section 1: `docs/blocks/load_table.md`), generated
-//! from the one `Config`, for Tofino (TNA) and BMv2 (v1model); and the STF packet tests that
-//! pin it to the golden model ([`stf`]). `p4/README.md` describes the generated files.
+//! P4_16 of the MLCC switch load table (docs/spec/load-table.md, section 1;
+//! `docs/blocks/load_table.md`), generated from the one `Config`, for Tofino (TNA) and BMv2
+//! (v1model); and the STF packet tests that pin it to the golden model ([`stf`]).
+//! `p4/README.md` describes the generated files.
 //!
 //! ```text
 //!  parse: Ethernet ─► IPv4 (ihl 5) ─► UDP to udp_port ─► shim (strack_config::wire)
