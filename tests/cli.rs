@@ -55,6 +55,18 @@ fn strackgen_stdin_bytes(args: &[&str], input: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Run strackgen with `args`: it must be refused (exit 1) with `want` in its error, no panic.
+fn assert_refused(args: &[&str], want: &str) {
+    let o = strackgen(args);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+    assert!(
+        err.contains(want),
+        "{args:?}:\nexpected: {want}\ngot: {err}"
+    );
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -359,12 +371,9 @@ fn loopback_refuses_bad_probabilities_and_reports_unfinished_runs() {
     std::fs::create_dir_all(&dir).unwrap();
     let trace = dir.join("far.jsonl");
     std::fs::write(&trace, "{\"at_ns\": 0, \"bytes\": 10, \"conn\": 1024}\n").unwrap();
-    let o = strackgen(&["model", "loopback", "--trace", trace.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o.stderr).contains("message 1: conn = 1024: must be below [nic] connections = 1024"),
-        "{}",
-        text(&o.stderr)
+    assert_refused(
+        &["model", "loopback", "--trace", trace.to_str().unwrap()],
+        "message 1: conn = 1024: must be below [nic] connections = 1024",
     );
 }
 
@@ -788,13 +797,7 @@ fn loopback_bottleneck_writes_its_timeline_and_refuses_bad_options() {
             "traces/loopback-sample.jsonl",
         ];
         a.extend(args);
-        let o = strackgen(&a);
-        assert_eq!(o.status.code(), Some(1), "{args:?}");
-        assert!(
-            text(&o.stderr).contains(want),
-            "{args:?}: {}",
-            text(&o.stderr)
-        );
+        assert_refused(&a, want);
     }
 }
 
@@ -886,12 +889,9 @@ fn loopback_takes_a_huge_message_without_allocating_for_it() {
         "{\"at_ns\": 0, \"bytes\": 18446744073709551615}\n{\"at_ns\": 5, \"bytes\": 2}\n",
     )
     .unwrap();
-    let o = strackgen(&["model", "loopback", "--trace", two.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o.stderr).contains("the messages' bytes add up to more than 2^64 - 1"),
-        "{}",
-        text(&o.stderr)
+    assert_refused(
+        &["model", "loopback", "--trace", two.to_str().unwrap()],
+        "the messages' bytes add up to more than 2^64 - 1",
     );
 }
 
