@@ -557,10 +557,10 @@ impl Config {
             100,
             1_000_000,
         );
-        pow2(&mut bad, "network.mtu_bytes", n.mtu_bytes, 256, 16_384);
+        key(&mut bad, &legal::MTU_BYTES, n.mtu_bytes);
 
         let e = &self.entropy_bitmap;
-        pow2(&mut bad, "entropy_bitmap.max_paths", e.max_paths, 8, 4096);
+        key(&mut bad, &legal::MAX_PATHS, e.max_paths);
         if let Some(v) = e.bitmap_reset_interval_ns {
             range(
                 &mut bad,
@@ -602,8 +602,8 @@ impl Config {
         }
 
         let s = &self.sack;
-        pow2(&mut bad, "sack.rx_window", s.rx_window, 16, 4096);
-        pow2(&mut bad, "sack.sack_bits", s.sack_bits, 8, 256);
+        key(&mut bad, &legal::RX_WINDOW, s.rx_window);
+        key(&mut bad, &legal::SACK_BITS, s.sack_bits);
         if s.sack_bits.is_power_of_two()
             && s.rx_window.is_power_of_two()
             && s.sack_bits > s.rx_window
@@ -670,24 +670,12 @@ impl Config {
             0,
             8,
         );
-        range(
-            &mut bad,
-            "fixed_point.recip_index_bits",
-            f.recip_index_bits,
-            4,
-            12,
-        );
+        key(&mut bad, &legal::RECIP_INDEX_BITS, f.recip_index_bits);
 
         let t = &self.load_table;
-        range(&mut bad, "load_table.links", t.links, 1, 4096);
-        range(&mut bad, "load_table.slots", t.slots, 2, 16);
-        if ![8, 16, 32].contains(&t.load_bits) {
-            bad(
-                "load_table.load_bits",
-                t.load_bits.to_string(),
-                "must be 8, 16 or 32".into(),
-            );
-        }
+        key(&mut bad, &legal::LT_LINKS, t.links);
+        key(&mut bad, &legal::LT_SLOTS, t.slots);
+        key(&mut bad, &legal::LT_LOAD_BITS, t.load_bits);
         range(
             &mut bad,
             "load_table.rate_unit_mbps",
@@ -705,7 +693,7 @@ impl Config {
             );
         }
 
-        pow2(&mut bad, "nic.connections", self.nic.connections, 1, 65_536);
+        key(&mut bad, &legal::NIC_CONNECTIONS, self.nic.connections);
 
         // The receive window must hold the largest window's packets (spec DECISION, config
         // consistency): the sender keeps at most rx_window PSNs in flight and the receiver
@@ -848,13 +836,10 @@ fn range(bad: &mut impl FnMut(&str, String, String), field: &str, v: u32, lo: u3
     }
 }
 
-fn pow2(bad: &mut impl FnMut(&str, String, String), field: &str, v: u32, lo: u32, hi: u32) {
-    if !v.is_power_of_two() || v < lo || v > hi {
-        bad(
-            field,
-            v.to_string(),
-            format!("must be a power of two in {lo}..={hi}"),
-        );
+/// A key whose legal values [`legal`] defines.
+fn key(bad: &mut impl FnMut(&str, String, String), k: &legal::Key, v: u32) {
+    if !k.allows(u64::from(v)) {
+        bad(k.name, v.to_string(), k.rule());
     }
 }
 
@@ -887,6 +872,7 @@ pub fn recip_table_entry(idx: u32, index_bits: u32) -> u32 {
 }
 
 pub mod context;
+pub mod legal;
 pub mod wire;
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ pub mod tx_sched;
 
 use rust_hdl::prelude::{generate_verilog, Logic};
 use serde::Serialize;
+use strack_config::legal;
 use strack_config::Config;
 
 /// The cores a user deploys (`strackgen verilog` writes them): the stand-alone STrack blocks,
@@ -306,9 +307,7 @@ fn entropy_bitmap_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError>
         other => {
             return Err(HdlError::Config {
                 block: "entropy_bitmap".into(),
-                message: format!(
-                    "`entropy_bitmap.max_paths` = {other}: must be a power of two in 8..=4096"
-                ),
+                message: legal::MAX_PATHS.refusal(other),
             })
         }
     };
@@ -336,7 +335,7 @@ fn cwnd_unit_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
         other => {
             return Err(HdlError::Config {
                 block: "cwnd_unit".into(),
-                message: format!("`fixed_point.recip_index_bits` = {other}: must be in 4..=12"),
+                message: legal::RECIP_INDEX_BITS.refusal(other),
             })
         }
     };
@@ -364,7 +363,7 @@ fn nic_cwnd_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
         other => {
             return Err(HdlError::Config {
                 block: "nic_cwnd".into(),
-                message: format!("`fixed_point.recip_index_bits` = {other}: must be in 4..=12"),
+                message: legal::RECIP_INDEX_BITS.refusal(other),
             })
         }
     };
@@ -398,9 +397,7 @@ fn nic_entropy_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
         other => {
             return Err(HdlError::Config {
                 block: "nic_entropy".into(),
-                message: format!(
-                    "`entropy_bitmap.max_paths` = {other}: must be a power of two in 8..=4096"
-                ),
+                message: legal::MAX_PATHS.refusal(other),
             })
         }
     };
@@ -448,8 +445,10 @@ fn sack_block(
     let raw = raw().ok_or_else(|| HdlError::Config {
         block: block.into(),
         message: format!(
-            "`sack.rx_window` = {w}, `sack.sack_bits` = {sb}: need powers of two, \
-             rx_window in 16..=4096, sack_bits in 8..=256 and sack_bits <= rx_window"
+            "`sack.rx_window` = {w}, `sack.sack_bits` = {sb}: need rx_window {}, sack_bits {} \
+             and sack_bits <= rx_window",
+            legal::RX_WINDOW.describe(),
+            legal::SACK_BITS.describe()
         ),
     })?;
     Ok(finish(block, &raw, latency))
@@ -763,8 +762,10 @@ fn load_table_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     let raw = load_table_dispatch!(k, w, make).ok_or_else(|| HdlError::Config {
         block: "load_table".into(),
         message: format!(
-            "`load_table.slots` = {k}, `load_table.load_bits` = {w}: need slots in 2..=16 and \
-             load_bits 8, 16 or 32"
+            "`load_table.slots` = {k}, `load_table.load_bits` = {w}: need slots {} and \
+             load_bits {}",
+            legal::LT_SLOTS.describe(),
+            legal::LT_LOAD_BITS.describe()
         ),
     })?;
     let block = finish("load_table", &raw, load_table::LATENCY);
@@ -925,6 +926,38 @@ fn top_ports(verilog: &str, name: &str) -> Vec<Port> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The dispatch over const generics covers exactly the legal values `strack_config::legal`
+    /// defines: each one generates; the next value out is refused in the config's words.
+    #[test]
+    fn every_legal_value_of_a_dispatched_key_generates() {
+        let gen = |name: &str, cfg: &Config| generate(name, cfg, &Options::default());
+        for v in legal::MAX_PATHS.values() {
+            let mut cfg = Config::default();
+            cfg.entropy_bitmap.max_paths = v as u32;
+            cfg.sack.rx_window = cfg.sack.rx_window.max(v as u32);
+            gen("entropy_bitmap", &cfg).unwrap_or_else(|e| panic!("max_paths {v}: {e}"));
+        }
+        for v in legal::RECIP_INDEX_BITS.values() {
+            let mut cfg = Config::default();
+            cfg.fixed_point.recip_index_bits = v as u32;
+            gen("cwnd_unit", &cfg).unwrap_or_else(|e| panic!("recip_index_bits {v}: {e}"));
+        }
+        for k in legal::LT_SLOTS.values() {
+            for w in legal::LT_LOAD_BITS.values() {
+                let mut cfg = Config::default();
+                cfg.load_table.slots = k as u32;
+                cfg.load_table.load_bits = w as u32;
+                cfg.load_table.links = 4;
+                gen("load_table", &cfg).unwrap_or_else(|e| panic!("slots {k}, bits {w}: {e}"));
+            }
+        }
+        // Past the legal values, the generator refuses (the config does first) in its words.
+        let mut cfg = Config::default();
+        cfg.entropy_bitmap.max_paths = 8192;
+        let e = gen("entropy_bitmap", &cfg).unwrap_err().to_string();
+        assert!(e.contains(&legal::MAX_PATHS.rule()), "{e}");
+    }
 
     #[test]
     fn dollar_free_renames_inside_names_and_leaves_system_functions() {
