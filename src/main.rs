@@ -124,7 +124,7 @@ enum Cmd {
         config: Option<PathBuf>,
         #[arg(long, value_enum)]
         target: P4Target,
-        /// Output directory (created).
+        /// Output directory (created), or `-`: the program on standard output.
         #[arg(long)]
         out: PathBuf,
         /// MAU stages the TNA program may use (Tofino 1: 12, Tofino 2: 20; default 12); a
@@ -630,7 +630,15 @@ fn p4_cmd(
         tna_stages,
         config_name: config.map_or("built-in defaults".into(), |p| p.display().to_string()),
     };
+    if out.as_os_str() == "-" && json {
+        return Err(
+            "--json describes a file written; with --out - the program itself is the output".into(),
+        );
+    }
     let text = strack_p4::generate(&cfg, target, &opts).map_err(|e| e.to_string())?;
+    if out.as_os_str() == "-" {
+        return write_stdout(text.as_bytes());
+    }
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let p = out.join(target.file_name());
     strackgen::write_atomic(&p, text.as_bytes())?;
@@ -987,7 +995,7 @@ fn loopback_cmd(a: LoopbackArgs) -> Result<ExitCode, String> {
             serde_json::to_string_pretty(&r).map_err(|e| e.to_string())?
         );
     } else {
-        print_report(&r)?;
+        print_report(&r, a.bottleneck_gbps > 0.0)?;
     }
     Ok(if r.delivered_exactly_once {
         ExitCode::SUCCESS
@@ -996,7 +1004,7 @@ fn loopback_cmd(a: LoopbackArgs) -> Result<ExitCode, String> {
     })
 }
 
-fn print_report(r: &loopback::Report) -> Result<(), String> {
+fn print_report(r: &loopback::Report, bottleneck: bool) -> Result<(), String> {
     let verdict = if r.delivered_exactly_once {
         "yes"
     } else {
@@ -1038,12 +1046,16 @@ fn print_report(r: &loopback::Report) -> Result<(), String> {
         r.sacks,
         r.ecn_marked
     );
-    outln!(
-        "  bottleneck drops / marks / max    : {} / {} / {} bytes",
-        r.queue_drops,
-        r.queue_ecn_marked,
-        r.queue_max_bytes
-    );
+    if bottleneck {
+        outln!(
+            "  bottleneck drops / marks / max    : {} / {} / {} bytes",
+            r.queue_drops,
+            r.queue_ecn_marked,
+            r.queue_max_bytes
+        );
+    } else {
+        outln!("  bottleneck                        : none (--bottleneck-gbps)");
+    }
     outln!(
         "  losses detected ooo/probe/timeout : {} / {} / {}",
         r.loss_ooo,

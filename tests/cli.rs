@@ -937,3 +937,21 @@ fn options_that_do_not_apply_are_refused() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
 }
+
+/// `p4 --out -` writes the program to standard output (the same text as the file), nothing
+/// else; `--json` with it is refused.
+#[test]
+fn p4_writes_to_standard_output_with_out_dash() {
+    let dir = root().join("target/cli-test-p4-dash");
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = strackgen(&["p4", "--target", "tna", "--out", "-"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let f = strackgen(&["p4", "--target", "tna", "--out", dir.to_str().unwrap()]);
+    assert!(f.status.success());
+    let file = std::fs::read_to_string(dir.join("load_table_tna.p4")).unwrap();
+    assert_eq!(text(&o.stdout), file);
+    assert_refused(
+        &["p4", "--target", "tna", "--out", "-", "--json"],
+        "with --out - the program itself is the output",
+    );
+}
