@@ -567,6 +567,16 @@ mod tests {
         }
     }
 
+    /// The bit order itself, not only its round trip: TDATA bit b is bit b % 8 of byte b / 8.
+    #[test]
+    fn set_puts_bit_b_in_byte_b_over_8() {
+        let mut beat = [0u8; 3];
+        set(&mut beat, 9, 3, 0b101);
+        assert_eq!(beat, [0, 0b1010, 0]);
+        set(&mut beat, 16, 8, 0xa5);
+        assert_eq!(beat[2], 0xa5);
+    }
+
     #[test]
     fn set_and_get_agree_at_every_offset() {
         let mut beat = vec![0u8; 16];

@@ -13,27 +13,28 @@ use strack_config::Config;
 
 use strackgen::{synth, xilinx};
 
-/// `println!` without its panic: a closed standard output ends the program quietly (exit 0,
-/// as Unix tools do when the reader has gone), any other write error (a full disk) is returned
-/// as the verb's error. For functions returning `Result<_, String>`.
+/// What a write to standard output came to: a closed standard output ends the program quietly
+/// (exit 0, as Unix tools do when the reader has gone), any other failure (a full disk) is the
+/// verb's error. Every verb's printing goes through it (`outln!`, `out!`, [`write_stdout`]).
+fn written(r: std::io::Result<()>) -> Result<(), String> {
+    match r {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(format!("cannot write the output: {e}")),
+    }
+}
+
+/// `println!` without its panic ([`written`]), in functions returning `Result<_, String>`.
 macro_rules! outln {
     ($($arg:tt)*) => {
-        match writeln!(std::io::stdout().lock(), $($arg)*) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
-            Err(e) => return Err(format!("cannot write the output: {e}")),
-        }
+        written(writeln!(std::io::stdout().lock(), $($arg)*))?
     };
 }
 
 /// `print!` the same way.
 macro_rules! out {
     ($($arg:tt)*) => {
-        match write!(std::io::stdout().lock(), $($arg)*) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
-            Err(e) => return Err(format!("cannot write the output: {e}")),
-        }
+        written(write!(std::io::stdout().lock(), $($arg)*))?
     };
 }
 
@@ -319,25 +320,26 @@ fn main() -> ExitCode {
     }
 }
 
-/// Write `bytes` to standard output; a closed pipe ends quietly (as Unix tools do), any other
-/// failure is an error.
+/// Write `bytes` to standard output ([`written`]).
 fn write_stdout(bytes: &[u8]) -> Result<ExitCode, String> {
     let mut out = std::io::stdout().lock();
-    match out.write_all(bytes).and_then(|_| out.flush()) {
-        Ok(()) => Ok(ExitCode::SUCCESS),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(format!("cannot write the output: {e}")),
-    }
+    written(out.write_all(bytes).and_then(|_| out.flush()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The whole of standard input (`what` names it in the error).
+fn read_stdin(what: &str) -> Result<String, String> {
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+        .map_err(|e| format!("cannot read the {what} from standard input: {e}"))?;
+    Ok(text)
 }
 
 /// The config at `path` (`-`: standard input), or the built-in defaults.
 fn load_config(path: Option<&PathBuf>) -> Result<Config, String> {
     match path {
         Some(p) if p.as_os_str() == "-" => {
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-                .map_err(|e| format!("cannot read the config from standard input: {e}"))?;
-            Config::from_toml_str(&text, "<stdin>").map_err(|e| e.to_string())
+            Config::from_toml_str(&read_stdin("config")?, "<stdin>").map_err(|e| e.to_string())
         }
         Some(p) => Config::from_file(&p.to_string_lossy()).map_err(|e| e.to_string()),
         None => Ok(Config::default()),
@@ -353,7 +355,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 let v = serde_json::json!({
                     "config": file.display().to_string(),
                     "ok": true,
-                    "sha256": strackgen::package::config_sha256(&cfg),
+                    "sha256": cfg.sha256(),
                     "max_paths": cfg.entropy_bitmap.max_paths,
                     "mtu_bytes": cfg.network.mtu_bytes,
                     "max_cwnd_bytes": cfg.max_cwnd_bytes(),
@@ -388,7 +390,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let cfg = load_config(config.as_ref())?;
             if json {
                 let v = serde_json::json!({
-                    "sha256": strackgen::package::config_sha256(&cfg),
+                    "sha256": cfg.sha256(),
                     "config": cfg.resolved(),
                 });
                 return write_stdout(format!("{v}\n").as_bytes());
@@ -585,18 +587,9 @@ fn verilog_cmd(
     json: bool,
 ) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
-    strackgen::package::check_out(out)?;
-    let pkg = strackgen::package::build(&cfg)?;
-    strackgen::package::write(&pkg, out)?;
+    let pkg = strackgen::package::write_verilog(&cfg, out)?;
     if json {
-        let manifest = pkg
-            .files
-            .iter()
-            .find(|(f, _)| f == strackgen::package::MANIFEST)
-            .map(|(_, t)| t.as_str())
-            .unwrap_or_default();
-        let v: serde_json::Value = serde_json::from_str(manifest).map_err(|e| e.to_string())?;
-        let v = serde_json::json!({"out": out.display().to_string(), "manifest": v});
+        let v = serde_json::json!({"out": out.display().to_string(), "manifest": pkg.manifest});
         return write_stdout(format!("{v}\n").as_bytes());
     }
     let list: String = pkg
@@ -647,7 +640,7 @@ fn p4_cmd(
             "file": p.display().to_string(),
             "target": target.file_name().trim_start_matches("load_table_").trim_end_matches(".p4"),
             "bytes": text.len(),
-            "config_sha256": strackgen::package::config_sha256(&cfg),
+            "config_sha256": cfg.sha256(),
         });
         return write_stdout(format!("{v}\n").as_bytes());
     }
@@ -1085,10 +1078,7 @@ fn print_report(r: &loopback::Report, bottleneck: bool) -> Result<(), String> {
 fn schedule_cmd(path: &PathBuf, config: Option<&PathBuf>, json: bool) -> Result<ExitCode, String> {
     let cfg = load_config(config)?;
     let text = if path.as_os_str() == "-" {
-        let mut t = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut t)
-            .map_err(|e| format!("cannot read the flows from standard input: {e}"))?;
-        t
+        read_stdin("flows")?
     } else {
         std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
     };
@@ -1097,42 +1087,7 @@ fn schedule_cmd(path: &PathBuf, config: Option<&PathBuf>, json: bool) -> Result<
     let unit = cfg.load_table.rate_unit_mbps as u64;
     let k = cfg.load_table.slots as usize;
     let plans = s.plan_slot();
-    // What the packets would carry must fit the hardware: a plan in the load table's width, a
-    // delta in the wire format's signed field. Reported, not emitted.
-    let shim = strack_config::wire::LoadShim::new(&cfg);
-    let (lo, hi) = (
-        -(1i64 << (shim.delta_bits() - 1)),
-        (1i64 << (shim.delta_bits() - 1)) - 1,
-    );
-    for p in &plans {
-        if let Some((k, v)) = p
-            .plan
-            .iter()
-            .enumerate()
-            .find(|(_, v)| **v > cfg.load_max())
-        {
-            return Err(format!(
-                "{file}: flow `{}`: its plan for slot {k} is {v} load units, more than the load \
-                 table holds ({}, load_bits = {})",
-                p.name,
-                cfg.load_max(),
-                cfg.load_table.load_bits
-            ));
-        }
-        if let Some((k, d)) = p
-            .deltas
-            .iter()
-            .enumerate()
-            .find(|(_, d)| !(lo..=hi).contains(*d))
-        {
-            return Err(format!(
-                "{file}: flow `{}`: its delta for slot {k} is {d}, outside the wire format's \
-                 {lo}..={hi} ({} signed bits)",
-                p.name,
-                shim.delta_bits()
-            ));
-        }
-    }
+    strackgen::schedule::check_plans(&plans, &cfg, &file)?;
     if json {
         let out = serde_json::json!({
             "slots": k,

@@ -81,6 +81,8 @@ pub struct Package {
     pub blocks: Vec<hdl::Block>,
     /// SHA-256 of the resolved config (the text of `config.toml` below its header).
     pub config_sha256: String,
+    /// What `manifest.json` holds.
+    pub manifest: serde_json::Value,
 }
 
 /// The modules a user may take as a top: every core and every hand-written module.
@@ -94,11 +96,6 @@ pub fn tops() -> Vec<String> {
                 .map(|(f, _)| f.trim_end_matches(".v").to_string()),
         )
         .collect()
-}
-
-/// SHA-256 of the resolved config's TOML (what `strackgen config show` prints first).
-pub fn config_sha256(cfg: &Config) -> String {
-    cfg.sha256()
 }
 
 /// The header every file of the package starts with, in the file's comment syntax.
@@ -117,7 +114,7 @@ fn header(comment: &str, what: &str, sha: &str) -> String {
 
 /// Generate every core for `cfg` and lay out the package's files.
 pub fn build(cfg: &Config) -> Result<Package, String> {
-    let sha = config_sha256(cfg);
+    let sha = cfg.sha256();
     let generated = |c: &str| header(c, "generated from the config below", &sha);
     let copied = |c: &str| {
         header(
@@ -198,6 +195,7 @@ pub fn build(cfg: &Config) -> Result<Package, String> {
         files,
         blocks,
         config_sha256: sha,
+        manifest,
     })
 }
 
@@ -347,12 +345,12 @@ pub fn write(pkg: &Package, out: &Path) -> Result<(), String> {
 }
 
 /// Build the package for `cfg` and write it into `out` (refused before anything is generated
-/// when `out` may not be replaced); the cores' blocks.
-pub fn write_verilog(cfg: &Config, out: &Path) -> Result<Vec<hdl::Block>, String> {
+/// when `out` may not be replaced).
+pub fn write_verilog(cfg: &Config, out: &Path) -> Result<Package, String> {
     check_out(out)?;
     let pkg = build(cfg)?;
     write(&pkg, out)?;
-    Ok(pkg.blocks)
+    Ok(pkg)
 }
 
 /// Refuse an `--out` the package may not replace, before anything is generated.
@@ -459,7 +457,7 @@ mod tests {
         // A different config, a different hash.
         let mut other = cfg.clone();
         other.nic.connections = 4;
-        assert_ne!(config_sha256(&other), pkg.config_sha256);
+        assert_ne!(other.sha256(), pkg.config_sha256);
     }
 
     #[test]
@@ -472,6 +470,7 @@ mod tests {
             files: vec![("a.v".into(), "x".into())],
             blocks: vec![],
             config_sha256: String::new(),
+            manifest: serde_json::Value::Null,
         };
         let e = write(&pkg, &dir).unwrap_err();
         assert!(

@@ -1,7 +1,7 @@
 //! `strackgen schedule`'s input (`docs/scheduler.md`): the links and flows as JSON, checked
 //! against what the hardware can hold, converted to the MLCC host scheduler's units.
 
-use golden_model::scheduler::{self, Scheduler};
+use golden_model::scheduler::{self, FlowPlan, Scheduler};
 use strack_config::Config;
 
 #[derive(serde::Deserialize)]
@@ -142,4 +142,44 @@ pub fn scheduler(text: &str, cfg: &Config, file: &str) -> Result<Scheduler, Stri
     let s = Scheduler::new(k, links, flows, cfg.load_table.beta_weight)
         .map_err(|e| format!("{}: {e}", file))?;
     Ok(s)
+}
+
+/// What the packets would carry must fit the hardware: a plan in the load table's width, a
+/// delta in the wire format's signed field. A plan that does not is an error, not printed.
+pub fn check_plans(plans: &[FlowPlan], cfg: &Config, file: &str) -> Result<(), String> {
+    let shim = strack_config::wire::LoadShim::new(cfg);
+    let (lo, hi) = (
+        -(1i64 << (shim.delta_bits() - 1)),
+        (1i64 << (shim.delta_bits() - 1)) - 1,
+    );
+    for p in plans {
+        if let Some((k, v)) = p
+            .plan
+            .iter()
+            .enumerate()
+            .find(|(_, v)| **v > cfg.load_max())
+        {
+            return Err(format!(
+                "{file}: flow `{}`: its plan for slot {k} is {v} load units, more than the load \
+                 table holds ({}, load_bits = {})",
+                p.name,
+                cfg.load_max(),
+                cfg.load_table.load_bits
+            ));
+        }
+        if let Some((k, d)) = p
+            .deltas
+            .iter()
+            .enumerate()
+            .find(|(_, d)| !(lo..=hi).contains(*d))
+        {
+            return Err(format!(
+                "{file}: flow `{}`: its delta for slot {k} is {d}, outside the wire format's \
+                 {lo}..={hi} ({} signed bits)",
+                p.name,
+                shim.delta_bits()
+            ));
+        }
+    }
+    Ok(())
 }

@@ -260,7 +260,7 @@ pub fn run(
     tools: &Tools,
 ) -> Result<Vec<Row>, String> {
     let gen = opts.out.join("verilog");
-    let mut blocks = crate::package::write_verilog(cfg, &gen)?;
+    let mut blocks = crate::package::write_verilog(cfg, &gen)?.blocks;
     // Designs asked for that are not cores (the NIC's pipelines, the check designs) are
     // written beside them.
     for name in opts

@@ -17,20 +17,16 @@ pub fn write(dir: &Path, samples: &[Sample]) -> Result<(), String> {
         );
     }
     crate::write_atomic(&dir.join("timeline.csv"), csv.as_bytes())?;
-    // Drawn beside, then renamed into place.
-    let path = dir.join("timeline.svg");
-    let tmp = dir.join(format!(".timeline.svg.strackgen-{}", std::process::id()));
-    plot(&tmp, samples).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot draw {}: {e}", path.display())
-    })?;
-    std::fs::rename(&tmp, &path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    let mut svg = String::new();
+    plot(&mut svg, samples).map_err(|e| format!("cannot draw timeline.svg: {e}"))?;
+    crate::write_atomic(&dir.join("timeline.svg"), svg.as_bytes())
 }
 
 /// A line of the plot: its legend, its colour and the value it draws.
 type Series = (&'static str, RGBColor, fn(&Sample) -> u64);
 
-fn plot(path: &Path, samples: &[Sample]) -> Result<(), Box<dyn std::error::Error>> {
+/// Draw the plot into `svg`.
+fn plot(svg: &mut String, samples: &[Sample]) -> Result<(), Box<dyn std::error::Error>> {
     let us = |t: u64| t as f64 / 1000.0;
     let kib = |b: u64| b as f64 / 1024.0;
     let t_end = samples.last().map_or(1.0, |s| us(s.t_ns)).max(1e-3);
@@ -41,7 +37,7 @@ fn plot(path: &Path, samples: &[Sample]) -> Result<(), Box<dyn std::error::Error
         .map_or(1.0, kib)
         .max(1.0)
         * 1.05;
-    let root = SVGBackend::new(path, (960, 480)).into_drawing_area();
+    let root = SVGBackend::with_string(svg, (960, 480)).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(

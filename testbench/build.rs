@@ -626,8 +626,9 @@ fn main() {
     // The designs, two libraries: the fault variants run a few thousand cycles until their
     // first mismatch, so they are compiled unoptimised (half the generated C++; -O0 compiles a
     // design about 2.8 times faster than -O2), the rest optimised for the long co-sims.
+    let inc = vl_include(&verilator);
     for (lib, fault, opt) in [("strack_designs", false, 2), ("strack_faults", true, 0)] {
-        let mut b = cxx();
+        let mut b = cxx(&inc);
         b.opt_level(opt).include(out.join("vl"));
         for d in DESIGNS {
             b.include(out.join("vl").join(d.name));
@@ -636,8 +637,7 @@ fn main() {
     }
 
     // The Verilator runtime, once.
-    let mut rt = cxx();
-    let inc = vl_include(&verilator);
+    let mut rt = cxx(&inc);
     for f in [
         "verilated.cpp",
         "verilated_vcd_c.cpp",
@@ -747,13 +747,12 @@ fn prepare(d: &Design, out: &Path, verilator: &str, checking: bool) -> Prepared 
     }
 }
 
-fn cxx() -> cc::Build {
-    let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".into());
-    let inc = vl_include(&verilator);
+/// A C++ build with Verilator's include directory `inc`.
+fn cxx(inc: &Path) -> cc::Build {
     let mut b = cc::Build::new();
     b.cpp(true)
         .std("c++17")
-        .include(&inc)
+        .include(inc)
         .include(inc.join("vltstd"))
         .define("VM_TRACE", "1")
         .define("VM_TRACE_VCD", "1")

@@ -410,18 +410,16 @@ fn package_stands_alone() {
 fn run_load_table_bench(config: &str, broken: bool) -> String {
     assert!(have("iverilog"), "iverilog is needed (make deps)");
     let dir = generate(config, if broken { "tb-broken" } else { "tb" });
-    let mut wrapper = dir.join("load_table_axis.v");
-    if broken {
-        let text = std::fs::read_to_string(&wrapper).unwrap();
-        let lane = "s_axis_tdata[24 + k*DS +: W+1]";
-        assert!(text.contains(lane), "the broken variant's edit point");
-        wrapper = dir.join("load_table_axis_broken.v");
-        std::fs::write(
-            &wrapper,
-            text.replace(lane, "s_axis_tdata[24 + k*(W+1) +: W+1]"),
+    let wrapper = if broken {
+        broken_copy(
+            &dir,
+            "load_table_axis.v",
+            "s_axis_tdata[24 + k*DS +: W+1]",
+            "s_axis_tdata[24 + k*(W+1) +: W+1]",
         )
-        .unwrap();
-    }
+    } else {
+        dir.join("load_table_axis.v")
+    };
     let vvp = dir.join("tb.vvp");
     let out = Command::new("iverilog")
         .args(["-g2005", "-o"])
@@ -447,6 +445,27 @@ fn assert_passed(text: &str, what: &str) {
     );
 }
 
+/// A test bench's verdict on a broken design: it printed FAIL and no PASS.
+fn assert_failed(text: &str, what: &str) {
+    assert!(
+        text.contains("FAIL") && !text.contains("PASS"),
+        "{what}: the bench passes it:\n{text}"
+    );
+}
+
+/// A deliberately broken copy of the package's `file` beside it, `from` replaced by `to`
+/// (which must be there: the edit point).
+fn broken_copy(dir: &Path, file: &str, from: &str, to: &str) -> PathBuf {
+    let text = std::fs::read_to_string(dir.join(file)).unwrap();
+    assert!(
+        text.contains(from),
+        "{file}: the broken variant's edit point `{from}`"
+    );
+    let p = dir.join(file.replace(".v", "_broken.v"));
+    std::fs::write(&p, text.replace(from, to)).unwrap();
+    p
+}
+
 /// Run fpga/sim/tb_nic_axis.v against the NIC of `config`, built by Verilator as a stand-alone
 /// simulation (`--binary --timing`): Icarus runs the NIC at about 20 cycles/s, too slow for
 /// the bench's 7,000 cycles and the default config's 1,025-cycle sweeps. `nic_axis` is the
@@ -457,14 +476,16 @@ fn run_nic_bench(config: &str, broken: bool) -> String {
     let what = if broken { "nictb-broken" } else { "nictb" };
     let dir = generate(config, what);
     let rtl = dir.clone();
-    let mut wrapper = rtl.join("nic_axis.v");
-    if broken {
-        let text = std::fs::read_to_string(&wrapper).unwrap();
-        let flush = ".RESET_FLUSH(LATENCY_SEND)";
-        assert!(text.contains(flush), "the broken variant's edit point");
-        wrapper = dir.join("nic_axis_broken.v");
-        std::fs::write(&wrapper, text.replace(flush, ".RESET_FLUSH(0)")).unwrap();
-    }
+    let wrapper = if broken {
+        broken_copy(
+            &dir,
+            "nic_axis.v",
+            ".RESET_FLUSH(LATENCY_SEND)",
+            ".RESET_FLUSH(0)",
+        )
+    } else {
+        rtl.join("nic_axis.v")
+    };
     let obj = dir.join("obj");
     let out = Command::new("verilator")
         .args([
@@ -507,10 +528,7 @@ fn load_table_wrapper_passes_its_test_bench_small_config_and_fails_a_broken_wrap
     let text = run_load_table_bench("configs/small.toml", false);
     assert_passed(&text, "small: the load table wrapper's test bench");
     let text = run_load_table_bench("configs/small.toml", true);
-    assert!(
-        text.contains("FAIL") && !text.contains("PASS"),
-        "small: the bench passes a wrapper off the generated layout:\n{text}"
-    );
+    assert_failed(&text, "small: a wrapper off the generated layout");
 }
 
 #[test]
@@ -525,10 +543,7 @@ fn nic_wrapper_passes_its_test_bench_tiny_config_and_fails_a_broken_wrapper() {
     let text = run_nic_bench("configs/tiny.toml", false);
     assert_passed(&text, "tiny: the NIC wrapper's test bench");
     let text = run_nic_bench("configs/tiny.toml", true);
-    assert!(
-        text.contains("FAIL") && !text.contains("PASS"),
-        "tiny: the bench passes a wrapper that keeps results across a reset:\n{text}"
-    );
+    assert_failed(&text, "tiny: a wrapper that keeps results across a reset");
 }
 
 /// CI's check of the open flow (the flow runs and writes its report on a small config; the
