@@ -16,6 +16,9 @@ need=()
 for cmd in "${!pkgs[@]}"; do
   command -v "$cmd" >/dev/null || need+=("${pkgs[$cmd]}")
 done
+# zlib's header: `strackgen cosim` builds its designs with FST waves, which Verilator's FST
+# writer compresses with zlib.
+[ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "deps: installing ${need[*]} with apt-get"

@@ -3,6 +3,7 @@
 //! nextpnr-ecp5; `xilinx`: Yosys synth_xilinx; `outreg`: the netlist pass between them), the
 //! loopback timeline.
 
+pub mod cosim;
 pub mod descriptors;
 pub mod outreg;
 pub mod package;

@@ -1,6 +1,6 @@
 //! `strackgen`: the command. Verbs: `config` (check, show), `model` (replay, loopback),
-//! `schedule`, `verilog` (the package), `p4`, `stf` (write, run), `report` (the FPGA flows),
-//! `completions`, `man`. Usage errors exit 2 (clap's), runtime errors 1.
+//! `schedule`, `verilog` (the package), `cosim` (RTL against the golden model), `p4`, `stf`
+//! (write, run), `report` (the FPGA flows), `completions`, `man`. Usage errors exit 2 (clap's), runtime errors 1.
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -140,6 +140,40 @@ enum Cmd {
     /// files against it.
     #[command(subcommand)]
     Stf(StfCmd),
+    /// Co-simulate a config's RTL against the golden model, every output port on every cycle
+    /// (docs/cosim.md). Each block is Verilated for the config on first use and cached; random
+    /// stimulus (seeded) or a trace in the replay format. Exit 1 on a mismatch, with its
+    /// report, the waves around it and a GTKWave save file.
+    Cosim {
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Blocks, comma-separated: entropy_bitmap, cwnd_unit, nic, load_table (default: all).
+        #[arg(long, value_delimiter = ',')]
+        block: Vec<String>,
+        /// Cycles of random stimulus per block.
+        #[arg(long, default_value_t = 100_000)]
+        cycles: u64,
+        /// The random stimulus's seed: the same seed, the same run.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A trace in the replay format (docs/trace-format.md) instead of random stimulus, one
+        /// event per line, for one --block (`-`: standard input).
+        #[arg(long, conflicts_with_all = ["cycles", "seed"])]
+        trace: Option<PathBuf>,
+        /// Write the whole run's waves to this FST file (one --block).
+        #[arg(long)]
+        waves: Option<PathBuf>,
+        /// Where a mismatch's waves and GTKWave save file go.
+        #[arg(long, default_value = "strackgen-cosim")]
+        out: PathBuf,
+        /// The build cache (default: $STRACKGEN_CACHE, else $XDG_CACHE_HOME/strackgen, else
+        /// ~/.cache/strackgen).
+        #[arg(long)]
+        cache: Option<PathBuf>,
+        /// Print the results as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print a shell completion script: `strackgen completions bash > /etc/bash_completion.d/strackgen`.
     Completions {
         #[arg(value_enum)]
@@ -440,6 +474,56 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Cmd::Model(ModelCmd::Loopback(a)) => loopback_cmd(a),
         Cmd::Verilog { config, out, json } => verilog_cmd(config.as_ref(), &out, json),
+        Cmd::Cosim {
+            config,
+            block,
+            cycles,
+            seed,
+            trace,
+            waves,
+            out,
+            cache,
+            json,
+        } => {
+            let cfg = load_config(config.as_ref())?;
+            let trace = match trace {
+                Some(t) if t.as_os_str() == "-" => Some(("<stdin>".into(), read_stdin("trace")?)),
+                Some(t) => Some((
+                    t.display().to_string(),
+                    std::fs::read_to_string(&t)
+                        .map_err(|e| format!("cannot read {}: {e}", t.display()))?,
+                )),
+                None => None,
+            };
+            let req = strackgen::cosim::Request {
+                cfg,
+                blocks: if block.is_empty() {
+                    testbench::cosim::BLOCKS
+                        .iter()
+                        .map(|b| b.to_string())
+                        .collect()
+                } else {
+                    block
+                },
+                cycles,
+                seed,
+                trace,
+                waves,
+                out,
+                toolchain: testbench::dynamic::Toolchain::from_env(
+                    cache.unwrap_or_else(strackgen::cosim::default_cache),
+                ),
+                fault: None,
+            };
+            let ok = strackgen::cosim::run_with(&req, json, &mut |text| {
+                written(std::io::stdout().lock().write_all(text.as_bytes()))
+            })?;
+            Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
         Cmd::Completions { shell } => {
             use clap::CommandFactory;
             let shell = match shell {

@@ -955,3 +955,98 @@ fn p4_writes_to_standard_output_with_out_dash() {
         "with --out - the program itself is the output",
     );
 }
+
+/// `strackgen cosim` at the command line: a small config's block built on demand and compared
+/// (JSON schema), a trace from standard input, refusals with their exit codes (usage 2,
+/// runtime 1). The engine's own tests (a broken design's waves, the cache, 10^5 cycles at an
+/// unused config) are testbench's `cosim_verb`.
+#[test]
+fn cosim_builds_a_config_on_demand_and_compares_every_port() {
+    let cache = root().join("target/cli-test-cosim-cache");
+    let out = root().join("target/cli-test-cosim-out");
+    let (cache_s, out_s) = (cache.to_str().unwrap(), out.to_str().unwrap());
+    let o = strackgen(&[
+        "cosim",
+        "--config",
+        "configs/small.toml",
+        "--block",
+        "cwnd_unit",
+        "--cycles",
+        "3000",
+        "--seed",
+        "5",
+        "--cache",
+        cache_s,
+        "--out",
+        out_s,
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["config_sha256"].as_str().unwrap().len(), 64);
+    let b = &v["blocks"][0];
+    assert_eq!(b["block"], "cwnd_unit");
+    assert_eq!(b["cycles"], 3000);
+    assert_eq!(b["stimulus"], "random, seed 5");
+    assert!(b["failure"].is_null());
+    for key in [
+        "design",
+        "built",
+        "build_seconds",
+        "events",
+        "run_seconds",
+        "coverage_hit",
+        "coverage_points",
+        "coverage",
+        "not_reached",
+    ] {
+        assert!(b.get(key).is_some(), "{key} missing from {b}");
+    }
+    // The sample trace from standard input, in words.
+    let trace = std::fs::read_to_string(root().join("traces/cwnd_unit-sample.jsonl")).unwrap();
+    let o = strackgen_stdin(
+        &[
+            "cosim",
+            "--config",
+            "configs/small.toml",
+            "--block",
+            "cwnd_unit",
+            "--trace",
+            "-",
+            "--cache",
+            cache_s,
+            "--out",
+            out_s,
+        ],
+        &trace,
+    );
+    let s = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        s.contains("0 mismatches") && s.contains("trace <stdin>") && s.contains("from the cache"),
+        "{s}"
+    );
+    assert_refused(
+        &["cosim", "--block", "sack_sender", "--cache", cache_s],
+        "--block sack_sender: not a co-simulated block",
+    );
+    assert_refused(
+        &[
+            "cosim",
+            "--block",
+            "cwnd_unit",
+            "--cycles",
+            "0",
+            "--cache",
+            cache_s,
+        ],
+        "--cycles 0: must be 1 to",
+    );
+    assert_refused(
+        &["cosim", "--config", "configs/nope.toml", "--cache", cache_s],
+        "configs/nope.toml",
+    );
+    let o = strackgen(&["cosim", "--trace", "x.jsonl", "--cycles", "5"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+}

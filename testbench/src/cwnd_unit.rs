@@ -448,3 +448,34 @@ pub fn stimulus(s: Scale, len: std::ops::Range<usize>) -> impl Strategy<Value = 
     let phases = (len.start / 150).max(1)..(len.end / 150).max(2);
     prop::collection::vec(phase, phases).prop_map(|v| v.into_iter().flatten().collect())
 }
+
+/// A replay trace (`docs/trace-format.md`) as co-sim stimulus: one ACK per line, every result
+/// taken at once. A field the RTL's port cannot carry (`width`) is refused with the line's
+/// index.
+pub fn from_trace(
+    inputs: &[model::In],
+    width: &dyn Fn(&str) -> u32,
+) -> Result<Vec<Cycle>, (usize, String)> {
+    let mut prev = 0u32;
+    inputs
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            crate::fits("rtt", e.rtt.into(), width("s_rtt")).map_err(|m| (i, m))?;
+            crate::fits("acked_bytes", e.acked_bytes.into(), width("s_acked_bytes"))
+                .map_err(|m| (i, m))?;
+            let dt = e.now.wrapping_sub(prev);
+            prev = e.now;
+            Ok(Cycle {
+                dt,
+                s_valid: true,
+                rtt: e.rtt,
+                ecn: e.ecn,
+                acked: e.acked_bytes,
+                probe: e.is_probe_ack,
+                m_ready: true,
+                noise: 0,
+            })
+        })
+        .collect()
+}

@@ -283,3 +283,45 @@ pub fn stimulus(max_paths: u32, len: std::ops::Range<usize>) -> impl Strategy<Va
     let phases = (len.start / 100).max(1)..(len.end / 100).max(2);
     prop::collection::vec(phase, phases).prop_map(|v| v.into_iter().flatten().collect())
 }
+
+/// A replay trace (`docs/trace-format.md`) as co-sim stimulus: one event per line, every
+/// result taken at once. `width` gives an input port's width: a field the port cannot carry
+/// is refused (`Err((index of the line, message))`), since the RTL would see another value.
+pub fn from_trace(
+    inputs: &[model::In],
+    width: &dyn Fn(&str) -> u32,
+) -> Result<Vec<Cycle>, (usize, String)> {
+    let mut prev = 0u32;
+    inputs
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let ack = match e.ack {
+                Some(a) => {
+                    crate::fits("ack.entropy", a.entropy.into(), width("s_ack_entropy"))
+                        .map_err(|m| (i, m))?;
+                    Some((a.entropy as u16, a.ecn))
+                }
+                None => None,
+            };
+            if let Some(c) = e.choose {
+                crate::fits(
+                    "choose.cwnd_packets",
+                    c.cwnd_packets.into(),
+                    width("s_cwnd_packets"),
+                )
+                .map_err(|m| (i, m))?;
+            }
+            let dt = e.now.wrapping_sub(prev);
+            prev = e.now;
+            Ok(Cycle {
+                dt,
+                s_valid: true,
+                ack,
+                choose: e.choose.map(|c| c.cwnd_packets),
+                m_ready: true,
+                noise: 0,
+            })
+        })
+        .collect()
+}

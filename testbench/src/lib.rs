@@ -9,8 +9,10 @@
 
 pub mod configs;
 pub mod context_pipe;
+pub mod cosim;
 pub mod cwnd_unit;
 pub mod designs;
+pub mod dynamic;
 pub mod entropy_bitmap;
 pub mod env;
 pub mod load;
@@ -299,6 +301,22 @@ pub trait CosimBlock {
 /// pipeline's history, and a mismatch found late in a long run does not write gigabytes.
 pub const VCD_WINDOW: u64 = 4096;
 
+/// Cycles of wave a failing run's trace holds after the first mismatch (the RTL driven on
+/// with the stimulus), so that what the mismatch led to is in view.
+pub const WAVES_AFTER: u64 = 16;
+
+/// What a run writes besides its verdict, and who hears its progress.
+#[derive(Default)]
+pub struct Observe<'a> {
+    /// Waves of the whole run to this file.
+    pub waves: Option<PathBuf>,
+    /// On a mismatch, the window's waves (the [`VCD_WINDOW`] cycles before it, [`WAVES_AFTER`]
+    /// after) go to this file; by default `target/vcd/<design>-<tag>.vcd`.
+    pub window: Option<PathBuf>,
+    /// Called with the cycles compared so far, every 4096 cycles.
+    pub progress: Option<&'a dyn Fn(u64)>,
+}
+
 /// Run `stim` through a fresh RTL instance and a fresh model (`model()`); compare every output
 /// port every cycle. On a mismatch the run is repeated with a VCD of the last [`VCD_WINDOW`]
 /// cycles up to the mismatch, whose path the report carries (`STRACK_VCD=1`: the whole run).
@@ -309,44 +327,76 @@ pub fn run<B: CosimBlock, D: Dut>(
     stim: &[B::Stim],
     tag: &str,
 ) -> Result<Report, Box<Mismatch>> {
-    let trace = vcd_always();
-    let from = trace.then_some(0);
-    match run_once(&mut make(trace), &mut model(), start_now, stim, tag, from) {
+    let obs = Observe {
+        waves: vcd_always().then(|| vcd_dir().join(format!("{}-{tag}.vcd", make(false).name()))),
+        ..Observe::default()
+    };
+    run_observed(make, model, start_now, stim, tag, &obs)
+}
+
+/// [`run`], with the waves and the progress as `obs` asks.
+pub fn run_observed<B: CosimBlock, D: Dut>(
+    make: impl Fn(bool) -> D,
+    model: impl Fn() -> B,
+    start_now: u32,
+    stim: &[B::Stim],
+    tag: &str,
+    obs: &Observe,
+) -> Result<Report, Box<Mismatch>> {
+    let whole = obs.waves.as_deref().map(|p| (p, 0));
+    let first = run_once(
+        &mut make(whole.is_some()),
+        &mut model(),
+        start_now,
+        stim,
+        whole,
+        obs.progress,
+    );
+    match first {
         Ok(r) => Ok(r),
-        Err(m) if trace => Err(m),
+        Err(m) if whole.is_some() => Err(m),
         Err(m) => {
             let from = m.cycle.saturating_sub(VCD_WINDOW);
+            let path = obs
+                .window
+                .clone()
+                .unwrap_or_else(|| vcd_dir().join(format!("{}-{tag}.vcd", m.design)));
             Err(run_once(
                 &mut make(true),
                 &mut model(),
                 start_now,
                 stim,
-                tag,
-                Some(from),
+                Some((&path, from)),
+                None,
             )
             .expect_err("a mismatch repeats"))
         }
     }
 }
 
-/// One run; with `trace_from`, the VCD is opened at that cycle.
+/// One run; with `trace`, waves go to its path from its cycle on.
 fn run_once<B: CosimBlock>(
     dut: &mut dyn Dut,
     m: &mut B,
     start_now: u32,
     stim: &[B::Stim],
-    tag: &str,
-    trace_from: Option<u64>,
+    trace: Option<(&Path, u64)>,
+    progress: Option<&dyn Fn(u64)>,
 ) -> Result<Report, Box<Mismatch>> {
-    let vcd = trace_from.map(|_| vcd_dir().join(format!("{}-{tag}.vcd", dut.name())));
+    let vcd = trace.map(|(p, _)| p.to_path_buf());
     let mut lat: OutputStage<B::Regs> = OutputStage::default();
     let mut pipe = DelayLine::new(B::LATENCY);
     let mut rep = Report::default();
     let mut now = start_now;
     for (cycle, c) in stim.iter().enumerate() {
-        if let (Some(p), Some(from)) = (&vcd, trace_from) {
+        if let Some((p, from)) = trace {
             if cycle as u64 == from {
                 dut.trace_open(p);
+            }
+        }
+        if let Some(f) = progress {
+            if cycle % 4096 == 0 {
+                f(cycle as u64);
             }
         }
         let before = now;
@@ -358,11 +408,22 @@ fn run_once<B: CosimBlock>(
         B::drive(dut, now, c);
         dut.settle();
         if let Err(ports) = compare(dut, &m.expected(&lat, B::m_ready(c))) {
+            let inputs = format!("now={now} {c:?}");
+            if vcd.is_some() {
+                // The RTL driven on a little past the mismatch, for the waves.
+                dut.posedge();
+                for c in stim.iter().skip(cycle + 1).take(WAVES_AFTER as usize) {
+                    now = now.wrapping_add(B::dt(c));
+                    B::drive(dut, now, &m.resolve(now, c));
+                    dut.settle();
+                    dut.posedge();
+                }
+            }
             dut.trace_close();
             return Err(Box::new(Mismatch {
                 design: dut.name(),
                 cycle: cycle as u64,
-                inputs: format!("now={now} {c:?}"),
+                inputs,
                 ports,
                 vcd: vcd.clone(),
             }));
@@ -479,15 +540,19 @@ pub fn resolved_stimulus<B: CosimBlock>(
     out
 }
 
-/// Deterministic stimulus of `cycles` cycles from a proptest strategy (for the demo and the
-/// benchmark, which are not tests).
-pub fn fixed_stimulus<S, T>(strategy: S, cycles: usize, seed: u8) -> Vec<T>
+/// Deterministic stimulus of `cycles` cycles from a proptest strategy (for the demo, the
+/// benchmark and `strackgen cosim`, which are not tests): the same seed, the same stimulus.
+pub fn fixed_stimulus<S, T>(strategy: S, cycles: usize, seed: u64) -> Vec<T>
 where
     S: proptest::strategy::Strategy<Value = Vec<T>>,
 {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]);
+    let mut bytes = [0u8; 32];
+    for (i, b) in bytes.iter_mut().enumerate() {
+        *b = (seed >> (8 * (i % 8))) as u8 ^ (i / 8) as u8;
+    }
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
     let mut runner = TestRunner::new_with_rng(Config::default(), rng);
     let mut v = Vec::with_capacity(cycles);
     while v.len() < cycles {
@@ -495,6 +560,18 @@ where
     }
     v.truncate(cycles);
     v
+}
+
+/// `v` fits a port of `bits` bits; else a message naming the trace field and the port's range.
+pub fn fits(field: &str, v: u64, bits: u32) -> Result<(), String> {
+    if bits >= 64 || v >> bits == 0 {
+        Ok(())
+    } else {
+        Err(format!(
+            "{field}: {v} does not fit the RTL's {bits}-bit port (0 to {})",
+            (1u64 << bits) - 1
+        ))
+    }
 }
 
 /// Where VCDs go: `target/vcd/` of the workspace.

@@ -372,3 +372,65 @@ pub fn stimulus(cfg: &Config, len: std::ops::Range<usize>) -> impl Strategy<Valu
     prop::collection::vec(segment(sh, cfg.load_table.links), n)
         .prop_map(|v| v.into_iter().flatten().collect())
 }
+
+/// A replay trace (`docs/trace-format.md`) as co-sim stimulus: one line per clock cycle. What
+/// the RTL's ports cannot carry is refused with the line's index: a link beyond `s_link`, a
+/// vector of another length than the row's `K` slots (an empty one is allowed where the
+/// packet does not use it), an element outside its wire field.
+pub fn from_trace(
+    inputs: &[model::In],
+    width: &dyn Fn(&str) -> u32,
+) -> Result<Vec<Cycle>, (usize, String)> {
+    let (row_w, d_w) = (width("m_row"), width("s_deltas"));
+    let k = (d_w - row_w) as usize;
+    let w = row_w / k as u32;
+    inputs
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            if let Some(p) = &e.pkt {
+                crate::fits("pkt.link", p.link.into(), width("s_link")).map_err(|m| (i, m))?;
+                for (name, len, used) in [
+                    ("pkt.deltas", p.deltas.len(), p.update),
+                    ("pkt.path_load", p.path_load.len(), p.feedback),
+                ] {
+                    if len != k && (used || len != 0) {
+                        return Err((
+                            i,
+                            format!(
+                                "{name} has {len} elements; the RTL's port carries the row's \
+                                 {k} slots"
+                            ),
+                        ));
+                    }
+                }
+                let lo = -(1i64 << w);
+                if let Some(d) = p.deltas.iter().find(|d| !(lo..-lo).contains(d)) {
+                    return Err((
+                        i,
+                        format!(
+                            "pkt.deltas: {d} does not fit the RTL's {}-bit signed field \
+                             ({lo} to {})",
+                            w + 1,
+                            -lo - 1
+                        ),
+                    ));
+                }
+                let pb = w + strack_config::PATH_LOAD_EXTRA_BITS;
+                if let Some(v) = p.path_load.iter().find(|v| **v >> pb != 0) {
+                    return Err((
+                        i,
+                        format!(
+                            "pkt.path_load: {v} does not fit the RTL's {pb}-bit field (0 to {})",
+                            (1u64 << pb) - 1
+                        ),
+                    ));
+                }
+            }
+            Ok(Cycle {
+                input: e.clone(),
+                noise: i as u64,
+            })
+        })
+        .collect()
+}
