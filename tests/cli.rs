@@ -1047,6 +1047,28 @@ fn cosim_builds_a_config_on_demand_and_compares_every_port() {
         &["cosim", "--config", "configs/nope.toml", "--cache", cache_s],
         "configs/nope.toml",
     );
+    // A relative cache (the compiler and the loader run elsewhere).
+    let rel = "target/cli-test-cosim-relative-cache";
+    let _ = std::fs::remove_dir_all(root().join(rel));
+    let o = strackgen(&[
+        "cosim",
+        "--config",
+        "configs/small.toml",
+        "--block",
+        "load_table",
+        "--cycles",
+        "500",
+        "--cache",
+        rel,
+        "--out",
+        out_s,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("load_table: 500 cycles compared"),
+        "{}",
+        text(&o.stdout)
+    );
     let o = strackgen(&["cosim", "--trace", "x.jsonl", "--cycles", "5"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
 }

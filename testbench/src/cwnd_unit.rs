@@ -456,16 +456,11 @@ pub fn from_trace(
     inputs: &[model::In],
     width: &dyn Fn(&str) -> u32,
 ) -> Result<Vec<Cycle>, (usize, String)> {
-    let mut prev = 0u32;
-    inputs
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
+    crate::trace_steps(inputs, |e| e.now)
+        .map(|(i, e, dt)| {
             crate::fits("rtt", e.rtt.into(), width("s_rtt")).map_err(|m| (i, m))?;
             crate::fits("acked_bytes", e.acked_bytes.into(), width("s_acked_bytes"))
                 .map_err(|m| (i, m))?;
-            let dt = e.now.wrapping_sub(prev);
-            prev = e.now;
             Ok(Cycle {
                 dt,
                 s_valid: true,

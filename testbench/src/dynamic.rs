@@ -457,6 +457,13 @@ pub fn build(
     let shim_text = shim(&ports);
     let version = tc.verilator_version()?;
     let inc = tc.include()?;
+    // Absolute, so that the compiler's and the loader's paths do not depend on where they run.
+    std::fs::create_dir_all(&tc.cache).map_err(io(&tc.cache))?;
+    let cache = tc.cache.canonicalize().map_err(io(&tc.cache))?;
+    let tc = &Toolchain {
+        cache,
+        ..tc.clone()
+    };
     let mut h = Sha256::new();
     for part in [
         RECIPE,
@@ -554,7 +561,9 @@ fn build_into(
     for (len, f) in &files {
         let u = if units[0].0 <= units[1].0 { 0 } else { 1 };
         units[u].0 += len;
-        let _ = writeln!(units[u].1, "#include \"{}\"", f.display());
+        // Relative to the unit (in `work`), so that any cache path works.
+        let name = f.file_name().map(|n| n.to_string_lossy().into_owned());
+        let _ = writeln!(units[u].1, "#include \"obj/{}\"", name.unwrap_or_default());
     }
     let mut children = Vec::new();
     for (i, (_, text)) in units.iter().enumerate() {

@@ -291,11 +291,8 @@ pub fn from_trace(
     inputs: &[model::In],
     width: &dyn Fn(&str) -> u32,
 ) -> Result<Vec<Cycle>, (usize, String)> {
-    let mut prev = 0u32;
-    inputs
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
+    crate::trace_steps(inputs, |e| e.now)
+        .map(|(i, e, dt)| {
             let ack = match e.ack {
                 Some(a) => {
                     crate::fits("ack.entropy", a.entropy.into(), width("s_ack_entropy"))
@@ -312,8 +309,6 @@ pub fn from_trace(
                 )
                 .map_err(|m| (i, m))?;
             }
-            let dt = e.now.wrapping_sub(prev);
-            prev = e.now;
             Ok(Cycle {
                 dt,
                 s_valid: true,
