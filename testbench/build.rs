@@ -1000,7 +1000,7 @@ fn rust_binding(name: &str, block: &str, latency: u32, ports: &[Port]) -> String
     );
     let _ = writeln!(
         s,
-        "    fn set(&mut self, port: &str, v: u64) {{ match port {{"
+        "    fn set(&mut self, port: crate::In, v: u64) {{ match port.0 {{"
     );
     for p in ports
         .iter()
@@ -1010,9 +1010,12 @@ fn rust_binding(name: &str, block: &str, latency: u32, ports: &[Port]) -> String
     }
     let _ = writeln!(
         s,
-        "        _ => panic!(\"{name}: no narrow input port {{port}}\"), }} }}"
+        "        _ => panic!(\"{name}: no narrow input port {{port:?}}\"), }} }}"
     );
-    let _ = writeln!(s, "    fn get(&self, port: &str) -> u64 {{ match port {{");
+    let _ = writeln!(
+        s,
+        "    fn get(&self, port: crate::Out) -> u64 {{ match port.0 {{"
+    );
     for p in ports
         .iter()
         .filter(|p| p.dir == Dir::Output && p.width <= 64)
@@ -1021,11 +1024,11 @@ fn rust_binding(name: &str, block: &str, latency: u32, ports: &[Port]) -> String
     }
     let _ = writeln!(
         s,
-        "        _ => panic!(\"{name}: no narrow output port {{port}}\"), }} }}"
+        "        _ => panic!(\"{name}: no narrow output port {{port:?}}\"), }} }}"
     );
     let _ = writeln!(
         s,
-        "    fn set_words(&mut self, port: &str, w: &[u32]) {{ match port {{"
+        "    fn set_words(&mut self, port: crate::In, w: &[u32]) {{ match port.0 {{"
     );
     for p in ports.iter().filter(|p| p.dir == Dir::Input && p.width > 64) {
         let _ = writeln!(
@@ -1037,11 +1040,11 @@ fn rust_binding(name: &str, block: &str, latency: u32, ports: &[Port]) -> String
     }
     let _ = writeln!(
         s,
-        "        _ => panic!(\"{name}: no wide input port {{port}}\"), }} }}"
+        "        _ => panic!(\"{name}: no wide input port {{port:?}}\"), }} }}"
     );
     let _ = writeln!(
         s,
-        "    fn get_words(&self, port: &str) -> Vec<u32> {{ match port {{"
+        "    fn get_words(&self, port: crate::Out) -> Vec<u32> {{ match port.0 {{"
     );
     for p in ports
         .iter()
@@ -1051,7 +1054,7 @@ fn rust_binding(name: &str, block: &str, latency: u32, ports: &[Port]) -> String
     }
     let _ = writeln!(
         s,
-        "        _ => panic!(\"{name}: no wide output port {{port}}\"), }} }}"
+        "        _ => panic!(\"{name}: no wide output port {{port:?}}\"), }} }}"
     );
     let _ = writeln!(s, "}}");
     let _ = writeln!(

@@ -12,6 +12,7 @@ use golden_model::context_pipe::{check_next, ContextStore, Taken};
 use proptest::prelude::*;
 use strack_config::Config;
 
+use crate::designs::ports::context_pipe as ports;
 use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
 /// Cycles between an event's offer and its result on `m_*` (every context_pipe design has the
@@ -101,26 +102,26 @@ impl CosimBlock for Block {
     }
 
     fn drive(dut: &mut dyn Dut, _now: u32, c: &Cycle) {
-        dut.set("s_reset", c.reset as u64);
+        dut.set(ports::S_RESET, c.reset as u64);
         let (valid, (id, data)) = match c.event {
             Some(e) => (1, e),
             None => (0, (c.noise as u16, (c.noise >> 16) as u16)),
         };
-        dut.set("s_valid", valid);
-        dut.set("s_id", id as u64);
-        dut.set("s_data", data as u64);
+        dut.set(ports::S_VALID, valid);
+        dut.set(ports::S_ID, id as u64);
+        dut.set(ports::S_DATA, data as u64);
     }
 
     fn expected(&self, lat: &OutputStage<Regs>, _m_ready: bool) -> PortValues {
         let o = &lat.out;
         vec![
-            ("m_valid", o.valid as u64),
-            ("m_bad", o.bad as u64),
-            ("m_id", o.id as u64),
-            ("m_data", o.data as u64),
-            ("m_before", o.before as u64),
-            ("m_after", o.after as u64),
-            ("status_ready", self.model.ready() as u64),
+            (ports::M_VALID, o.valid as u64),
+            (ports::M_BAD, o.bad as u64),
+            (ports::M_ID, o.id as u64),
+            (ports::M_DATA, o.data as u64),
+            (ports::M_BEFORE, o.before as u64),
+            (ports::M_AFTER, o.after as u64),
+            (ports::STATUS_READY, self.model.ready() as u64),
         ]
     }
 

@@ -6,6 +6,7 @@ use golden_model::cwnd_unit::{
 use proptest::prelude::*;
 use strack_config::Config;
 
+use crate::designs::ports::cwnd_unit as ports;
 use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
 /// One clock cycle of stimulus.
@@ -112,8 +113,8 @@ impl CosimBlock for Block {
     }
 
     fn drive(dut: &mut dyn Dut, now: u32, c: &Cycle) {
-        dut.set("s_valid", c.s_valid as u64);
-        dut.set("m_ready", c.m_ready as u64);
+        dut.set(ports::S_VALID, c.s_valid as u64);
+        dut.set(ports::M_READY, c.m_ready as u64);
         let (now, rtt, ecn, acked, probe) = if c.s_valid {
             (
                 now as u64,
@@ -132,26 +133,26 @@ impl CosimBlock for Block {
                 n >> 9 & 1,
             )
         };
-        dut.set("s_now", now);
-        dut.set("s_rtt", rtt);
-        dut.set("s_ecn", ecn);
-        dut.set("s_acked_bytes", acked);
-        dut.set("s_is_probe_ack", probe);
+        dut.set(ports::S_NOW, now);
+        dut.set(ports::S_RTT, rtt);
+        dut.set(ports::S_ECN, ecn);
+        dut.set(ports::S_ACKED_BYTES, acked);
+        dut.set(ports::S_IS_PROBE_ACK, probe);
     }
 
     fn expected(&self, lat: &OutputStage<Regs>, m_ready: bool) -> PortValues {
         let o = &lat.out;
         vec![
-            ("s_ready", lat.s_ready(m_ready) as u64),
-            ("m_valid", lat.m_valid as u64),
-            ("m_cwnd_q", o.cwnd_q),
-            ("m_cwnd_bytes", o.cwnd_bytes),
-            ("m_branch", o.branch),
-            ("m_fairness", o.fairness),
-            ("m_achieved_bdp", o.achieved),
-            ("m_base_rtt", o.base),
-            ("m_avg_delay_q", o.avg),
-            ("status_malformed_count", self.0.malformed_count),
+            (ports::S_READY, lat.s_ready(m_ready) as u64),
+            (ports::M_VALID, lat.m_valid as u64),
+            (ports::M_CWND_Q, o.cwnd_q),
+            (ports::M_CWND_BYTES, o.cwnd_bytes),
+            (ports::M_BRANCH, o.branch),
+            (ports::M_FAIRNESS, o.fairness),
+            (ports::M_ACHIEVED_BDP, o.achieved),
+            (ports::M_BASE_RTT, o.base),
+            (ports::M_AVG_DELAY_Q, o.avg),
+            (ports::STATUS_MALFORMED_COUNT, self.0.malformed_count),
         ]
     }
 
@@ -458,9 +459,13 @@ pub fn from_trace(
 ) -> Result<Vec<Cycle>, (usize, String)> {
     crate::trace_steps(inputs, |e| e.now)
         .map(|(i, e, dt)| {
-            crate::fits("rtt", e.rtt.into(), width("s_rtt")).map_err(|m| (i, m))?;
-            crate::fits("acked_bytes", e.acked_bytes.into(), width("s_acked_bytes"))
-                .map_err(|m| (i, m))?;
+            crate::fits("rtt", e.rtt.into(), width(ports::S_RTT.0)).map_err(|m| (i, m))?;
+            crate::fits(
+                "acked_bytes",
+                e.acked_bytes.into(),
+                width(ports::S_ACKED_BYTES.0),
+            )
+            .map_err(|m| (i, m))?;
             Ok(Cycle {
                 dt,
                 s_valid: true,

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::{Dut, PortInfo};
+use crate::{Dut, In, Out, PortInfo};
 
 /// Bumped when the shim or the build recipe changes (part of the cache key).
 const RECIPE: &str = "strackgen-cosim-shim-3";
@@ -206,23 +206,23 @@ impl Dut for DynDut {
     fn trace_close(&mut self) {
         unsafe { (self.d.trace_close)(self.h) }
     }
-    fn set(&mut self, port: &str, v: u64) {
-        let i = self.port(port);
+    fn set(&mut self, port: In, v: u64) {
+        let i = self.port(port.0);
         unsafe { (self.d.set)(self.h, i, v) }
     }
-    fn get(&self, port: &str) -> u64 {
-        let i = self.port(port);
+    fn get(&self, port: Out) -> u64 {
+        let i = self.port(port.0);
         unsafe { (self.d.get)(self.h, i) }
     }
-    fn set_words(&mut self, port: &str, w: &[u32]) {
-        let i = self.port(port);
+    fn set_words(&mut self, port: In, w: &[u32]) {
+        let i = self.port(port.0);
         let need = self.d.ports[i as usize].width.div_ceil(32) as usize;
         let mut buf = w.to_vec();
         buf.resize(need, 0);
         unsafe { (self.d.set_words)(self.h, i, buf.as_ptr()) }
     }
-    fn get_words(&self, port: &str) -> Vec<u32> {
-        let i = self.port(port);
+    fn get_words(&self, port: Out) -> Vec<u32> {
+        let i = self.port(port.0);
         let mut w = vec![0u32; self.d.ports[i as usize].width.div_ceil(32) as usize];
         unsafe { (self.d.get_words)(self.h, i, w.as_mut_ptr()) };
         w

@@ -5,6 +5,7 @@ use golden_model::entropy_bitmap::{
 };
 use proptest::prelude::*;
 
+use crate::designs::ports::entropy_bitmap as ports;
 use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
 /// One clock cycle of stimulus.
@@ -107,40 +108,40 @@ impl CosimBlock for Block {
     }
 
     fn drive(dut: &mut dyn Dut, now: u32, c: &Cycle) {
-        dut.set("s_valid", c.s_valid as u64);
-        dut.set("m_ready", c.m_ready as u64);
+        dut.set(ports::S_VALID, c.s_valid as u64);
+        dut.set(ports::M_READY, c.m_ready as u64);
         if c.s_valid {
-            dut.set("s_now", now as u64);
-            dut.set("s_ack_valid", c.ack.is_some() as u64);
-            dut.set("s_ack_entropy", c.ack.map_or(0, |a| a.0) as u64);
-            dut.set("s_ack_ecn", c.ack.is_some_and(|a| a.1) as u64);
-            dut.set("s_choose_valid", c.choose.is_some() as u64);
-            dut.set("s_cwnd_packets", c.choose.unwrap_or(0) as u64);
+            dut.set(ports::S_NOW, now as u64);
+            dut.set(ports::S_ACK_VALID, c.ack.is_some() as u64);
+            dut.set(ports::S_ACK_ENTROPY, c.ack.map_or(0, |a| a.0) as u64);
+            dut.set(ports::S_ACK_ECN, c.ack.is_some_and(|a| a.1) as u64);
+            dut.set(ports::S_CHOOSE_VALID, c.choose.is_some() as u64);
+            dut.set(ports::S_CWND_PACKETS, c.choose.unwrap_or(0) as u64);
         } else {
             let n = c.noise;
-            dut.set("s_now", n & 0xFFFF_FFFF);
-            dut.set("s_ack_valid", n >> 32 & 1);
-            dut.set("s_ack_entropy", n >> 33 & 0xFFFF);
-            dut.set("s_ack_ecn", n >> 49 & 1);
-            dut.set("s_choose_valid", n >> 50 & 1);
-            dut.set("s_cwnd_packets", n >> 51);
+            dut.set(ports::S_NOW, n & 0xFFFF_FFFF);
+            dut.set(ports::S_ACK_VALID, n >> 32 & 1);
+            dut.set(ports::S_ACK_ENTROPY, n >> 33 & 0xFFFF);
+            dut.set(ports::S_ACK_ECN, n >> 49 & 1);
+            dut.set(ports::S_CHOOSE_VALID, n >> 50 & 1);
+            dut.set(ports::S_CWND_PACKETS, n >> 51);
         }
     }
 
     fn expected(&self, lat: &OutputStage<Regs>, m_ready: bool) -> PortValues {
         let o = &lat.out;
         vec![
-            ("s_ready", lat.s_ready(m_ready) as u64),
-            ("m_valid", lat.m_valid as u64),
-            ("m_choice_valid", o.choice_valid),
-            ("m_entropy", o.entropy),
-            ("m_source", o.source),
-            ("m_cleared_valid", o.cleared_valid),
-            ("m_cleared", o.cleared),
-            ("m_paths", o.paths),
-            ("m_reset", o.reset),
-            ("m_ack_ignored", o.ack_ignored),
-            ("status_bad_entropy_count", lat.last.bad_after),
+            (ports::S_READY, lat.s_ready(m_ready) as u64),
+            (ports::M_VALID, lat.m_valid as u64),
+            (ports::M_CHOICE_VALID, o.choice_valid),
+            (ports::M_ENTROPY, o.entropy),
+            (ports::M_SOURCE, o.source),
+            (ports::M_CLEARED_VALID, o.cleared_valid),
+            (ports::M_CLEARED, o.cleared),
+            (ports::M_PATHS, o.paths),
+            (ports::M_RESET, o.reset),
+            (ports::M_ACK_IGNORED, o.ack_ignored),
+            (ports::STATUS_BAD_ENTROPY_COUNT, lat.last.bad_after),
         ]
     }
 
@@ -295,8 +296,12 @@ pub fn from_trace(
         .map(|(i, e, dt)| {
             let ack = match e.ack {
                 Some(a) => {
-                    crate::fits("ack.entropy", a.entropy.into(), width("s_ack_entropy"))
-                        .map_err(|m| (i, m))?;
+                    crate::fits(
+                        "ack.entropy",
+                        a.entropy.into(),
+                        width(ports::S_ACK_ENTROPY.0),
+                    )
+                    .map_err(|m| (i, m))?;
                     Some((a.entropy as u16, a.ecn))
                 }
                 None => None,
@@ -305,7 +310,7 @@ pub fn from_trace(
                 crate::fits(
                     "choose.cwnd_packets",
                     c.cwnd_packets.into(),
-                    width("s_cwnd_packets"),
+                    width(ports::S_CWND_PACKETS.0),
                 )
                 .map_err(|m| (i, m))?;
             }

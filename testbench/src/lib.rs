@@ -41,6 +41,9 @@ pub struct In(pub &'static str);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Out(pub &'static str);
 
+/// Every design's clock (the harness drives it).
+pub const CLOCK: In = In("clock");
+
 /// A port of a Verilated design.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PortInfo {
@@ -59,17 +62,17 @@ pub trait Dut {
     fn trace_dump(&mut self, t: u64);
     fn trace_close(&mut self);
     /// Set a narrow (<= 64-bit) input.
-    fn set(&mut self, port: &str, v: u64);
+    fn set(&mut self, port: In, v: u64);
     /// Read a narrow (<= 64-bit) output.
-    fn get(&self, port: &str) -> u64;
+    fn get(&self, port: Out) -> u64;
     /// Set a wide (> 64-bit) input, 32-bit words, least significant first.
-    fn set_words(&mut self, port: &str, w: &[u32]);
+    fn set_words(&mut self, port: In, w: &[u32]);
     /// Read a wide (> 64-bit) output, 32-bit words, least significant first.
-    fn get_words(&self, port: &str) -> Vec<u32>;
+    fn get_words(&self, port: Out) -> Vec<u32>;
 
     /// Settle the combinational logic with the clock low (inputs already set).
     fn settle(&mut self) {
-        self.set("clock", 0);
+        self.set(CLOCK, 0);
         self.eval();
         let t = *self.time();
         self.trace_dump(t);
@@ -77,12 +80,12 @@ pub trait Dut {
 
     /// One rising edge, then the clock back low.
     fn posedge(&mut self) {
-        self.set("clock", 1);
+        self.set(CLOCK, 1);
         self.eval();
         *self.time() += 5;
         let t = *self.time();
         self.trace_dump(t);
-        self.set("clock", 0);
+        self.set(CLOCK, 0);
         self.eval();
         *self.time() += 5;
     }
@@ -140,8 +143,8 @@ impl<E> DelayLine<E> {
     }
 }
 
-/// Expected output port values of one cycle, by name.
-pub type PortValues = Vec<(&'static str, u64)>;
+/// Expected output port values of one cycle, by port.
+pub type PortValues = Vec<(Out, u64)>;
 
 /// A co-sim failure: everything needed to see what went wrong.
 #[derive(Debug, Clone)]
@@ -201,16 +204,16 @@ pub fn compare(dut: &dyn Dut, expected: &PortValues) -> Result<(), Vec<(&'static
         // names it once per chunk.
         let want: Vec<u64> = expected
             .iter()
-            .filter(|(n, _)| *n == p.name)
+            .filter(|(n, _)| n.0 == p.name)
             .map(|(_, v)| *v)
             .collect();
         let got: Vec<u64> = if p.width > 64 {
-            dut.get_words(p.name)
+            dut.get_words(Out(p.name))
                 .chunks(2)
                 .map(|c| c[0] as u64 | (c.get(1).copied().unwrap_or(0) as u64) << 32)
                 .collect()
         } else {
-            vec![dut.get(p.name)]
+            vec![dut.get(Out(p.name))]
         };
         assert_eq!(
             want.len(),
@@ -474,7 +477,7 @@ pub fn garbage(dut: &mut dyn Dut, seed: u64) {
         } else {
             (1 << p.width) - 1
         };
-        dut.set(p.name, r.next_u64() & mask);
+        dut.set(In(p.name), r.next_u64() & mask);
     }
 }
 
@@ -488,13 +491,13 @@ pub fn run_bare<B: CosimBlock>(dut: &mut dyn Dut, start_now: u32, stim: &[B::Sti
         .ports()
         .iter()
         .filter(|p| p.output && p.width <= 64)
-        .map(|p| p.name)
-        .find(|n| *n == "m_valid")
+        .map(|p| Out(p.name))
+        .find(|n| n.0 == "m_valid")
         .or_else(|| {
             dut.ports()
                 .iter()
                 .find(|p| p.output && p.width <= 64)
-                .map(|p| p.name)
+                .map(|p| Out(p.name))
         })
         .expect("a narrow output port");
     for c in stim {

@@ -10,7 +10,8 @@ use proptest::prelude::*;
 use strack_config::wire::LoadShim;
 use strack_config::Config;
 
-use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
+use crate::designs::ports::load_table as ports;
+use crate::{CosimBlock, Coverage, Dut, In, OutputStage, PortValues};
 
 /// One clock cycle: the model's input plus noise for the data inputs when no packet is offered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,7 +64,7 @@ impl Shape {
 /// The RTL descriptor's packing of a vector field, from the shim's one definition.
 pub use strack_config::wire::pack_elements as pack;
 
-fn set_field(dut: &mut dyn Dut, port: &'static str, chunks: &[u64]) {
+fn set_field(dut: &mut dyn Dut, port: In, chunks: &[u64]) {
     if chunks.len() == 1 {
         dut.set(port, chunks[0]);
     } else {
@@ -74,7 +75,7 @@ fn set_field(dut: &mut dyn Dut, port: &'static str, chunks: &[u64]) {
         let need = dut
             .ports()
             .iter()
-            .find(|p| p.name == port)
+            .find(|p| p.name == port.0)
             .map_or(0, |p| p.width.div_ceil(32) as usize);
         dut.set_words(port, &words[..need]);
     }
@@ -140,32 +141,32 @@ impl CosimBlock for Block {
                 .find(|p| p.name == n)
                 .map_or(0, |p| p.width)
         };
-        let (row_w, d_w) = (width("m_row"), width("s_deltas"));
+        let (row_w, d_w) = (width(ports::M_ROW.0), width(ports::S_DELTAS.0));
         let k = (d_w - row_w) as usize;
         // The descriptor words as the shim's one definition packs them (link count and port do
         // not matter here).
         let shim = LoadShim::with(k as u32, row_w / k as u32, 1, 0);
-        dut.set("s_tick", c.input.tick as u64);
+        dut.set(ports::S_TICK, c.input.tick as u64);
         match &c.input.pkt {
             Some(p) => {
-                dut.set("s_valid", 1);
-                dut.set("s_link", p.link as u64);
-                dut.set("s_update", p.update as u64);
-                dut.set("s_feedback", p.feedback as u64);
-                set_field(dut, "s_deltas", &shim.rtl_deltas(&p.deltas));
-                set_field(dut, "s_path_load", &shim.rtl_path_load(&p.path_load));
+                dut.set(ports::S_VALID, 1);
+                dut.set(ports::S_LINK, p.link as u64);
+                dut.set(ports::S_UPDATE, p.update as u64);
+                dut.set(ports::S_FEEDBACK, p.feedback as u64);
+                set_field(dut, ports::S_DELTAS, &shim.rtl_deltas(&p.deltas));
+                set_field(dut, ports::S_PATH_LOAD, &shim.rtl_path_load(&p.path_load));
             }
             None => {
                 // Garbage everywhere but s_valid: none of it may be taken.
-                dut.set("s_valid", 0);
+                dut.set(ports::S_VALID, 0);
                 let mut r = golden_model::rng::SplitMix64::new(c.noise);
-                dut.set("s_link", r.next_u64() & 0xFFFF);
-                dut.set("s_update", r.next_u64() & 1);
-                dut.set("s_feedback", r.next_u64() & 1);
+                dut.set(ports::S_LINK, r.next_u64() & 0xFFFF);
+                dut.set(ports::S_UPDATE, r.next_u64() & 1);
+                dut.set(ports::S_FEEDBACK, r.next_u64() & 1);
                 let d: Vec<u64> = (0..k).map(|_| r.next_u64()).collect();
-                set_field(dut, "s_deltas", &pack(d, shim.delta_bits(), k));
+                set_field(dut, ports::S_DELTAS, &pack(d, shim.delta_bits(), k));
                 let pl: Vec<u64> = (0..k).map(|_| r.next_u64()).collect();
-                set_field(dut, "s_path_load", &pack(pl, shim.path_load_bits(), k));
+                set_field(dut, ports::S_PATH_LOAD, &pack(pl, shim.path_load_bits(), k));
             }
         }
     }
@@ -183,15 +184,21 @@ impl CosimBlock for Block {
         } else {
             o.row.clone()
         };
-        let mut v: PortValues = vec![("m_valid", o.valid as u64), ("m_bad", o.bad as u64)];
-        v.extend(path.into_iter().map(|c| ("m_path_load", c)));
-        v.extend(row.into_iter().map(|c| ("m_row", c)));
+        let mut v: PortValues = vec![
+            (ports::M_VALID, o.valid as u64),
+            (ports::M_BAD, o.bad as u64),
+        ];
+        v.extend(path.into_iter().map(|c| (ports::M_PATH_LOAD, c)));
+        v.extend(row.into_iter().map(|c| (ports::M_ROW, c)));
         v.extend([
-            ("m_sat_mask", o.sat_mask),
-            ("status_sat_count", o.sat_count & 0xFFFF_FFFF),
-            ("status_bad_count", o.bad_count & 0xFFFF_FFFF),
+            (ports::M_SAT_MASK, o.sat_mask),
+            (ports::STATUS_SAT_COUNT, o.sat_count & 0xFFFF_FFFF),
+            (ports::STATUS_BAD_COUNT, o.bad_count & 0xFFFF_FFFF),
             // The tick counter is one stage ahead of the packet results.
-            ("status_tick_count", self.model.counters.ticks & 0xFFFF_FFFF),
+            (
+                ports::STATUS_TICK_COUNT,
+                self.model.counters.ticks & 0xFFFF_FFFF,
+            ),
         ]);
         v
     }
@@ -381,7 +388,7 @@ pub fn from_trace(
     inputs: &[model::In],
     width: &dyn Fn(&str) -> u32,
 ) -> Result<Vec<Cycle>, (usize, String)> {
-    let (row_w, d_w) = (width("m_row"), width("s_deltas"));
+    let (row_w, d_w) = (width(ports::M_ROW.0), width(ports::S_DELTAS.0));
     let k = (d_w - row_w) as usize;
     let w = row_w / k as u32;
     inputs
@@ -389,7 +396,8 @@ pub fn from_trace(
         .enumerate()
         .map(|(i, e)| {
             if let Some(p) = &e.pkt {
-                crate::fits("pkt.link", p.link.into(), width("s_link")).map_err(|m| (i, m))?;
+                crate::fits("pkt.link", p.link.into(), width(ports::S_LINK.0))
+                    .map_err(|m| (i, m))?;
                 for (name, len, used) in [
                     ("pkt.deltas", p.deltas.len(), p.update),
                     ("pkt.path_load", p.path_load.len(), p.feedback),

@@ -25,9 +25,12 @@ use golden_model::nic_tx::In as TxIn;
 use proptest::prelude::*;
 use strack_config::Config;
 
+use crate::designs::ports::nic as ports;
+use crate::designs::ports::nic_rx as nic_rx_ports;
 use crate::{
     nic_rx, nic_tx, CosimBlock, Coverage, DelayLine, Dut, OutputStage, PortInfo, PortValues,
 };
+use crate::{In, Out};
 
 /// Where a stimulus open came from, with the PSN that side gave it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,15 +71,16 @@ fn label(prefix: &str, name: &str) -> &'static str {
 }
 
 /// A side's port name on the composed NIC (`None`: the composed block shows it itself).
-fn port_name(side: &str, name: &'static str) -> Option<&'static str> {
-    match name {
-        "s_open_ready" | "status_ready" => None,
+fn port_name(side: &str, port: Out) -> Option<Out> {
+    let name = port.0;
+    match port {
+        ports::S_OPEN_READY | ports::STATUS_READY => None,
         _ => Some(if let Some(rest) = name.strip_prefix("m_") {
-            label(&format!("m_{side}_"), rest)
+            Out(label(&format!("m_{side}_"), rest))
         } else if let Some(rest) = name.strip_prefix("status_") {
-            label(&format!("status_{side}_"), rest)
+            Out(label(&format!("status_{side}_"), rest))
         } else {
-            name
+            port
         }),
     }
 }
@@ -106,27 +110,29 @@ impl Dut for RecvPorts<'_> {
     fn trace_close(&mut self) {
         self.0.trace_close()
     }
-    fn set(&mut self, port: &str, v: u64) {
-        let port = if port == "s_open_psn" {
-            "s_open_peer_psn"
+    fn set(&mut self, port: In, v: u64) {
+        // The receive side's ports are its own block's; the composed NIC has the same names
+        // but for this one.
+        let port = if port == nic_rx_ports::S_OPEN_PSN {
+            ports::S_OPEN_PEER_PSN
         } else {
             port
         };
         self.0.set(port, v)
     }
-    fn get(&self, port: &str) -> u64 {
+    fn get(&self, port: Out) -> u64 {
         self.0.get(port)
     }
-    fn set_words(&mut self, port: &str, w: &[u32]) {
+    fn set_words(&mut self, port: In, w: &[u32]) {
         self.0.set_words(port, w)
     }
-    fn get_words(&self, port: &str) -> Vec<u32> {
+    fn get_words(&self, port: Out) -> Vec<u32> {
         self.0.get_words(port)
     }
 }
 
 /// A side's ports' names on the composed NIC, by position (`None`: shown by the NIC itself).
-type Names = Vec<Option<&'static str>>;
+type Names = Vec<Option<Out>>;
 
 /// The model side: the two sides' co-sim blocks, each with its own output stage.
 pub struct Block {
@@ -191,16 +197,11 @@ impl Block {
     }
 }
 
-fn rename(
-    vals: PortValues,
-    names: &Names,
-    shared: &mut Vec<(&'static str, u64)>,
-    out: &mut PortValues,
-) {
+fn rename(vals: PortValues, names: &Names, shared: &mut PortValues, out: &mut PortValues) {
     assert_eq!(vals.len(), names.len(), "a side's port list changed");
     for ((p, v), n) in vals.into_iter().zip(names) {
         match n {
-            Some(n) => out.push((n, v)),
+            Some(n) => out.push((*n, v)),
             None => shared.push((p, v)),
         }
     }
@@ -255,11 +256,11 @@ impl CosimBlock for Block {
         nic_tx::Block::drive(dut, now, &c.tx);
         nic_rx::Block::drive(&mut RecvPorts(dut), now, &c.rx);
         // The open as offered to the NIC (each side's drive set what that side is offered).
-        dut.set("s_open_valid", c.offered.is_some() as u64);
+        dut.set(ports::S_OPEN_VALID, c.offered.is_some() as u64);
         if let Some((k, psn, peer)) = c.offered {
-            dut.set("s_open_conn", u64::from(k));
-            dut.set("s_open_psn", u64::from(psn));
-            dut.set("s_open_peer_psn", u64::from(peer));
+            dut.set(ports::S_OPEN_CONN, u64::from(k));
+            dut.set(ports::S_OPEN_PSN, u64::from(psn));
+            dut.set(ports::S_OPEN_PEER_PSN, u64::from(peer));
         }
     }
 
@@ -269,20 +270,20 @@ impl CosimBlock for Block {
         let mut names = self.names.borrow_mut();
         let (tn, rn) = names.get_or_insert_with(|| {
             (
-                tx.iter().map(|(p, _)| port_name("send", p)).collect(),
-                rx.iter().map(|(p, _)| port_name("recv", p)).collect(),
+                tx.iter().map(|(p, _)| port_name("send", *p)).collect(),
+                rx.iter().map(|(p, _)| port_name("recv", *p)).collect(),
             )
         });
         let mut out = PortValues::new();
         let (mut ts, mut rs) = (Vec::new(), Vec::new());
         rename(tx, tn, &mut ts, &mut out);
         rename(rx, rn, &mut rs, &mut out);
-        let both = |p: &str| {
-            let v = |s: &[(&str, u64)]| s.iter().find(|(n, _)| *n == p).map_or(0, |x| x.1);
+        let both = |p: Out| {
+            let v = |s: &[(Out, u64)]| s.iter().find(|(n, _)| *n == p).map_or(0, |x| x.1);
             v(&ts) & v(&rs)
         };
-        out.push(("s_open_ready", both("s_open_ready")));
-        out.push(("status_ready", both("status_ready")));
+        out.push((ports::S_OPEN_READY, both(ports::S_OPEN_READY)));
+        out.push((ports::STATUS_READY, both(ports::STATUS_READY)));
         out
     }
 

@@ -11,6 +11,7 @@ use proptest::prelude::*;
 use strack_config::Config;
 
 use crate::cwnd_unit::{branch_code, stimulus as ack_stimulus, Cycle as AckCycle, Scale};
+use crate::designs::ports::nic_cwnd as ports;
 use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
 /// `m_branch` of an open.
@@ -264,30 +265,30 @@ impl CosimBlock for Block {
                 ),
             ),
         };
-        dut.set("s_valid", valid);
-        dut.set("s_conn", conn);
-        dut.set("s_open", open);
-        dut.set("s_now", now);
-        dut.set("s_rtt", rtt);
-        dut.set("s_ecn", ecn);
-        dut.set("s_acked_bytes", acked);
-        dut.set("s_is_probe_ack", probe);
+        dut.set(ports::S_VALID, valid);
+        dut.set(ports::S_CONN, conn);
+        dut.set(ports::S_OPEN, open);
+        dut.set(ports::S_NOW, now);
+        dut.set(ports::S_RTT, rtt);
+        dut.set(ports::S_ECN, ecn);
+        dut.set(ports::S_ACKED_BYTES, acked);
+        dut.set(ports::S_IS_PROBE_ACK, probe);
     }
 
     fn expected(&self, lat: &OutputStage<Regs>, _m_ready: bool) -> PortValues {
         let o = &lat.out;
         vec![
-            ("m_valid", lat.m_valid as u64),
-            ("m_bad", o.bad),
-            ("m_conn", o.conn),
-            ("m_cwnd_q", o.cwnd_q),
-            ("m_cwnd_bytes", o.cwnd_bytes),
-            ("m_branch", o.branch),
-            ("m_fairness", o.fairness),
-            ("m_achieved_bdp", o.achieved),
-            ("m_base_rtt", o.base),
-            ("m_avg_delay_q", o.avg),
-            ("status_malformed_count", self.model.malformed),
+            (ports::M_VALID, lat.m_valid as u64),
+            (ports::M_BAD, o.bad),
+            (ports::M_CONN, o.conn),
+            (ports::M_CWND_Q, o.cwnd_q),
+            (ports::M_CWND_BYTES, o.cwnd_bytes),
+            (ports::M_BRANCH, o.branch),
+            (ports::M_FAIRNESS, o.fairness),
+            (ports::M_ACHIEVED_BDP, o.achieved),
+            (ports::M_BASE_RTT, o.base),
+            (ports::M_AVG_DELAY_Q, o.avg),
+            (ports::STATUS_MALFORMED_COUNT, self.model.malformed),
         ]
     }
 

@@ -23,6 +23,7 @@ use golden_model::rng::SplitMix64;
 use proptest::prelude::*;
 use strack_config::Config;
 
+use crate::designs::ports::nic_entropy as ports;
 use crate::traffic::Traffic;
 use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
@@ -298,7 +299,7 @@ impl CosimBlock for Block {
 
     fn drive(dut: &mut dyn Dut, _now: u32, c: &Cycle) {
         let n = c.noise;
-        dut.set("s_reset", c.reset as u64);
+        dut.set(ports::S_RESET, c.reset as u64);
         // Whatever the cycle does not use carries noise, which the RTL must not look at: every
         // input of an idle cycle, an open's step fields, a step's absent ACK or choice.
         let mut now = n.rotate_left(41) & 0xFFFF_FFFF;
@@ -327,36 +328,39 @@ impl CosimBlock for Block {
                 choose = (1, u64::from(cw));
             }
         }
-        dut.set("s_valid", valid);
-        dut.set("s_conn", conn);
-        dut.set("s_open", open);
-        dut.set("s_now", now);
-        dut.set("s_ack_valid", ack.0);
-        dut.set("s_ack_entropy", ack.1);
-        dut.set("s_ack_ecn", ack.2);
-        dut.set("s_choose_valid", choose.0);
-        dut.set("s_cwnd_packets", choose.1);
+        dut.set(ports::S_VALID, valid);
+        dut.set(ports::S_CONN, conn);
+        dut.set(ports::S_OPEN, open);
+        dut.set(ports::S_NOW, now);
+        dut.set(ports::S_ACK_VALID, ack.0);
+        dut.set(ports::S_ACK_ENTROPY, ack.1);
+        dut.set(ports::S_ACK_ECN, ack.2);
+        dut.set(ports::S_CHOOSE_VALID, choose.0);
+        dut.set(ports::S_CWND_PACKETS, choose.1);
     }
 
     fn expected(&self, lat: &OutputStage<Regs>, _m_ready: bool) -> PortValues {
         let ready = self.model.ready();
         let o = &lat.out;
         vec![
-            ("s_ready", (ready && !self.reset_now.get()) as u64),
-            ("m_valid", o.valid as u64),
-            ("m_bad", o.bad as u64),
-            ("m_conn", o.conn),
-            ("m_opened", o.opened as u64),
-            ("m_choice_valid", o.choice_valid as u64),
-            ("m_entropy", o.entropy),
-            ("m_source", o.source),
-            ("m_cleared_valid", o.cleared_valid as u64),
-            ("m_cleared", o.cleared),
-            ("m_paths", o.paths),
-            ("m_reset", o.reset as u64),
-            ("m_ack_ignored", o.ack_ignored as u64),
-            ("status_bad_entropy_count", self.bad_entropy & 0xFFFF_FFFF),
-            ("status_ready", ready as u64),
+            (ports::S_READY, (ready && !self.reset_now.get()) as u64),
+            (ports::M_VALID, o.valid as u64),
+            (ports::M_BAD, o.bad as u64),
+            (ports::M_CONN, o.conn),
+            (ports::M_OPENED, o.opened as u64),
+            (ports::M_CHOICE_VALID, o.choice_valid as u64),
+            (ports::M_ENTROPY, o.entropy),
+            (ports::M_SOURCE, o.source),
+            (ports::M_CLEARED_VALID, o.cleared_valid as u64),
+            (ports::M_CLEARED, o.cleared),
+            (ports::M_PATHS, o.paths),
+            (ports::M_RESET, o.reset as u64),
+            (ports::M_ACK_IGNORED, o.ack_ignored as u64),
+            (
+                ports::STATUS_BAD_ENTROPY_COUNT,
+                self.bad_entropy & 0xFFFF_FFFF,
+            ),
+            (ports::STATUS_READY, ready as u64),
         ]
     }
 

@@ -24,6 +24,7 @@ use golden_model::seq::{psn_add, psn_lt, PSN_HALF, PSN_MASK};
 use proptest::prelude::*;
 use strack_config::Config;
 
+use crate::designs::ports::nic_rx as ports;
 use crate::sack_receiver::{stream, Half, Mix};
 use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
@@ -222,15 +223,15 @@ impl CosimBlock for Block {
     }
 
     fn drive(dut: &mut dyn Dut, _now: u32, c: &Cycle) {
-        dut.set("s_reset", c.reset as u64);
+        dut.set(ports::S_RESET, c.reset as u64);
         let n = c.noise;
         let (ov, (oc, op)) = match c.open {
             Some(o) => (1, o),
             None => (0, (n as u16, (n >> 16) as u32)),
         };
-        dut.set("s_open_valid", ov);
-        dut.set("s_open_conn", oc as u64);
-        dut.set("s_open_psn", op as u64);
+        dut.set(ports::S_OPEN_VALID, ov);
+        dut.set(ports::S_OPEN_CONN, oc as u64);
+        dut.set(ports::S_OPEN_PSN, op as u64);
         let junk = DataPkt {
             psn: (n >> 8) as u32,
             len: (n >> 20) as u32,
@@ -244,15 +245,15 @@ impl CosimBlock for Block {
             Some((k, p, _)) => (1, (k, p)),
             None => (0, ((n >> 40) as u16, junk)),
         };
-        dut.set("s_pkt_valid", pv);
-        dut.set("s_pkt_conn", pc as u64);
-        dut.set("s_pkt_psn", p.psn as u64);
-        dut.set("s_pkt_len", p.len as u64);
-        dut.set("s_pkt_entropy", p.entropy as u64);
-        dut.set("s_pkt_ecn", p.ecn as u64);
-        dut.set("s_pkt_ts", p.ts as u64);
-        dut.set("s_pkt_probe", p.probe as u64);
-        dut.set("s_pkt_ack_req", p.ack_req as u64);
+        dut.set(ports::S_PKT_VALID, pv);
+        dut.set(ports::S_PKT_CONN, pc as u64);
+        dut.set(ports::S_PKT_PSN, p.psn as u64);
+        dut.set(ports::S_PKT_LEN, p.len as u64);
+        dut.set(ports::S_PKT_ENTROPY, p.entropy as u64);
+        dut.set(ports::S_PKT_ECN, p.ecn as u64);
+        dut.set(ports::S_PKT_TS, p.ts as u64);
+        dut.set(ports::S_PKT_PROBE, p.probe as u64);
+        dut.set(ports::S_PKT_ACK_REQ, p.ack_req as u64);
     }
 
     fn expected(&self, lat: &OutputStage<Regs>, _m_ready: bool) -> PortValues {
@@ -262,32 +263,32 @@ impl CosimBlock for Block {
         let s = o.sack.clone().unwrap_or_default();
         let has = o.sack.is_some();
         vec![
-            ("s_open_ready", open_ready as u64),
-            ("s_pkt_ready", pkt_ready as u64),
-            ("m_valid", o.valid as u64),
-            ("m_bad", o.bad as u64),
-            ("m_conn", o.conn),
-            ("m_verdict", o.verdict),
-            ("m_trig_coalesce", o.trig[0] as u64),
-            ("m_trig_head_fill", o.trig[1] as u64),
-            ("m_trig_probe", o.trig[2] as u64),
-            ("m_trig_ack_req", o.trig[3] as u64),
-            ("m_trig_ecn", o.trig[4] as u64),
-            ("m_sack_valid", has as u64),
-            ("m_sack_epsn", s.epsn as u64),
-            ("m_sack_base", s.sack_base as u64),
-            ("m_sack_bitmap", s.bitmap.first().copied().unwrap_or(0)),
-            ("m_sack_bytes_recvd", s.bytes_recvd as u64),
-            ("m_sack_ooo_count", s.ooo_count as u64),
-            ("m_sack_entropy", s.entropy as u64),
-            ("m_sack_ecn", s.ecn as u64),
-            ("m_sack_ts", s.ts as u64),
-            ("m_sack_probe", s.probe as u64),
-            ("status_ready", self.model.ready() as u64),
-            ("status_duplicates", self.counters[0] & 0xFFFF_FFFF),
-            ("status_out_of_window", self.counters[1] & 0xFFFF_FFFF),
-            ("status_malformed", self.counters[2] & 0xFFFF_FFFF),
-            ("status_bad_conn", self.counters[3] & 0xFFFF_FFFF),
+            (ports::S_OPEN_READY, open_ready as u64),
+            (ports::S_PKT_READY, pkt_ready as u64),
+            (ports::M_VALID, o.valid as u64),
+            (ports::M_BAD, o.bad as u64),
+            (ports::M_CONN, o.conn),
+            (ports::M_VERDICT, o.verdict),
+            (ports::M_TRIG_COALESCE, o.trig[0] as u64),
+            (ports::M_TRIG_HEAD_FILL, o.trig[1] as u64),
+            (ports::M_TRIG_PROBE, o.trig[2] as u64),
+            (ports::M_TRIG_ACK_REQ, o.trig[3] as u64),
+            (ports::M_TRIG_ECN, o.trig[4] as u64),
+            (ports::M_SACK_VALID, has as u64),
+            (ports::M_SACK_EPSN, s.epsn as u64),
+            (ports::M_SACK_BASE, s.sack_base as u64),
+            (ports::M_SACK_BITMAP, s.bitmap.first().copied().unwrap_or(0)),
+            (ports::M_SACK_BYTES_RECVD, s.bytes_recvd as u64),
+            (ports::M_SACK_OOO_COUNT, s.ooo_count as u64),
+            (ports::M_SACK_ENTROPY, s.entropy as u64),
+            (ports::M_SACK_ECN, s.ecn as u64),
+            (ports::M_SACK_TS, s.ts as u64),
+            (ports::M_SACK_PROBE, s.probe as u64),
+            (ports::STATUS_READY, self.model.ready() as u64),
+            (ports::STATUS_DUPLICATES, self.counters[0] & 0xFFFF_FFFF),
+            (ports::STATUS_OUT_OF_WINDOW, self.counters[1] & 0xFFFF_FFFF),
+            (ports::STATUS_MALFORMED, self.counters[2] & 0xFFFF_FFFF),
+            (ports::STATUS_BAD_CONN, self.counters[3] & 0xFFFF_FFFF),
         ]
     }
 

@@ -36,6 +36,7 @@ use golden_model::seq::{psn_add, psn_lt, psn_sub, PSN_HALF, PSN_MASK};
 use proptest::prelude::*;
 use strack_config::{Config, NIC_SENDER_SETTLE};
 
+use crate::designs::ports::nic_sender as ports;
 use crate::traffic::Traffic;
 use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
@@ -472,34 +473,34 @@ impl CosimBlock for Block {
         // Whatever the cycle does not use carries noise, which the RTL must not look at: every
         // input of an idle cycle, the fields an event's kind does not use.
         crate::garbage(dut, c.noise);
-        dut.set("s_reset", c.reset as u64);
+        dut.set(ports::S_RESET, c.reset as u64);
         if let Some(v) = &c.window {
-            dut.set("s_cwnd", u64::from(v.cwnd_bytes));
-            dut.set("s_bdp_zero", (v.achieved_bdp == 0) as u64);
+            dut.set(ports::S_CWND, u64::from(v.cwnd_bytes));
+            dut.set(ports::S_BDP_ZERO, (v.achieved_bdp == 0) as u64);
         }
         let Some((id, ev, _)) = &c.event else {
-            dut.set("s_valid", 0);
+            dut.set(ports::S_VALID, 0);
             return;
         };
-        dut.set("s_valid", 1);
-        dut.set("s_conn", u64::from(*id));
-        dut.set("s_kind", ev.kind_code());
-        dut.set("s_now", u64::from(c.now));
+        dut.set(ports::S_VALID, 1);
+        dut.set(ports::S_CONN, u64::from(*id));
+        dut.set(ports::S_KIND, ev.kind_code());
+        dut.set(ports::S_NOW, u64::from(c.now));
         match ev {
-            Ev::Open(psn) => dut.set("s_open_psn", u64::from(*psn)),
+            Ev::Open(psn) => dut.set(ports::S_OPEN_PSN, u64::from(*psn)),
             Ev::Doorbell(b) | Ev::DoorbellEdge(_, Some(b)) => {
-                dut.set("s_doorbell_bytes", u64::from(*b))
+                dut.set(ports::S_DOORBELL_BYTES, u64::from(*b))
             }
             Ev::DoorbellEdge(_, None) => unreachable!("a doorbell's edge is resolved first"),
             Ev::Sack(_, s) => {
                 let s = s.as_ref().expect("a SACK is forged before it is driven");
-                dut.set("s_sack_epsn", u64::from(s.epsn));
-                dut.set("s_sack_base", u64::from(s.sack_base));
-                dut.set("s_sack_bitmap", s.bitmap.first().copied().unwrap_or(0));
-                dut.set("s_sack_bytes", u64::from(s.bytes_recvd));
-                dut.set("s_sack_ooo", u64::from(s.ooo_count));
-                dut.set("s_sack_ts", u64::from(s.ts));
-                dut.set("s_sack_probe", s.probe as u64);
+                dut.set(ports::S_SACK_EPSN, u64::from(s.epsn));
+                dut.set(ports::S_SACK_BASE, u64::from(s.sack_base));
+                dut.set(ports::S_SACK_BITMAP, s.bitmap.first().copied().unwrap_or(0));
+                dut.set(ports::S_SACK_BYTES, u64::from(s.bytes_recvd));
+                dut.set(ports::S_SACK_OOO, u64::from(s.ooo_count));
+                dut.set(ports::S_SACK_TS, u64::from(s.ts));
+                dut.set(ports::S_SACK_PROBE, s.probe as u64);
             }
             Ev::Transmit | Ev::Timer(_) => {}
         }
@@ -509,26 +510,26 @@ impl CosimBlock for Block {
         let ready = self.model.ready();
         let o = &lat.out;
         vec![
-            ("s_ready", (ready && !self.reset_now.get()) as u64),
-            ("status_ready", ready as u64),
-            ("m_valid", o.valid as u64),
-            ("m_bad", o.bad as u64),
-            ("m_conn", o.conn),
-            ("m_opened", o.opened as u64),
-            ("m_open_refused", o.open_refused as u64),
-            ("m_sack_accepted", o.sack_accepted as u64),
-            ("m_sack_malformed", o.sack_malformed as u64),
-            ("m_acked_bytes", o.acked_bytes),
-            ("m_doorbell_ok", o.doorbell_ok as u64),
-            ("m_doorbell_refused", o.doorbell_refused as u64),
-            ("m_tx_valid", o.tx_valid as u64),
-            ("m_tx_psn", o.tx_psn),
-            ("m_tx_len", o.tx_len),
-            ("m_tx_kind", o.tx_kind),
-            ("m_tx_ack_req", o.tx_ack_req as u64),
-            ("m_loss_valid", o.loss_valid as u64),
-            ("m_loss_kind", o.loss_kind),
-            ("m_work", o.work as u64),
+            (ports::S_READY, (ready && !self.reset_now.get()) as u64),
+            (ports::STATUS_READY, ready as u64),
+            (ports::M_VALID, o.valid as u64),
+            (ports::M_BAD, o.bad as u64),
+            (ports::M_CONN, o.conn),
+            (ports::M_OPENED, o.opened as u64),
+            (ports::M_OPEN_REFUSED, o.open_refused as u64),
+            (ports::M_SACK_ACCEPTED, o.sack_accepted as u64),
+            (ports::M_SACK_MALFORMED, o.sack_malformed as u64),
+            (ports::M_ACKED_BYTES, o.acked_bytes),
+            (ports::M_DOORBELL_OK, o.doorbell_ok as u64),
+            (ports::M_DOORBELL_REFUSED, o.doorbell_refused as u64),
+            (ports::M_TX_VALID, o.tx_valid as u64),
+            (ports::M_TX_PSN, o.tx_psn),
+            (ports::M_TX_LEN, o.tx_len),
+            (ports::M_TX_KIND, o.tx_kind),
+            (ports::M_TX_ACK_REQ, o.tx_ack_req as u64),
+            (ports::M_LOSS_VALID, o.loss_valid as u64),
+            (ports::M_LOSS_KIND, o.loss_kind),
+            (ports::M_WORK, o.work as u64),
         ]
     }
 

@@ -22,11 +22,12 @@ use golden_model::sack_sender::{LossKind, SackVerdict, TxKind};
 use proptest::prelude::*;
 use strack_config::{Config, NIC_TX_VIEW_LAG, NIC_TX_WORK_WRITE};
 
+use crate::designs::ports::nic_tx as ports;
 use crate::nic_sender::{
     forge, loss_kind_code, tx_kind_code, Forge, SackKind, KIND_DOORBELL, KIND_OPEN, KIND_SACK,
     KIND_TIMER, KIND_TRANSMIT,
 };
-use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
+use crate::{CosimBlock, Coverage, Dut, Out, OutputStage, PortValues};
 
 /// Cycles from an event taken to its result on `m_*`.
 pub const LATENCY: usize = crate::designs::NicTxSmall::LATENCY as usize;
@@ -167,17 +168,17 @@ pub struct Block {
 }
 
 /// The send side's counters, in `Block::counts`' order.
-pub const STATUS_COUNTERS: [&str; 10] = [
-    "status_tx_new",
-    "status_tx_retransmit",
-    "status_tx_probe",
-    "status_sack_malformed",
-    "status_loss_ooo",
-    "status_loss_probe",
-    "status_loss_timeout",
-    "status_open_refused",
-    "status_doorbell_refused",
-    "status_bad_conn",
+pub const STATUS_COUNTERS: [Out; 10] = [
+    ports::STATUS_TX_NEW,
+    ports::STATUS_TX_RETRANSMIT,
+    ports::STATUS_TX_PROBE,
+    ports::STATUS_SACK_MALFORMED,
+    ports::STATUS_LOSS_OOO,
+    ports::STATUS_LOSS_PROBE,
+    ports::STATUS_LOSS_TIMEOUT,
+    ports::STATUS_OPEN_REFUSED,
+    ports::STATUS_DOORBELL_REFUSED,
+    ports::STATUS_BAD_CONN,
 ];
 
 /// Which counters a result adds to (`STATUS_COUNTERS`' order).
@@ -323,31 +324,31 @@ impl CosimBlock for Block {
     fn drive(dut: &mut dyn Dut, _now: u32, c: &Cycle) {
         crate::garbage(dut, c.noise);
         let o = &c.offers;
-        dut.set("s_reset", b(c.reset));
-        dut.set("s_now", u64::from(c.now));
-        dut.set("s_open_valid", b(o.open.is_some()));
+        dut.set(ports::S_RESET, b(c.reset));
+        dut.set(ports::S_NOW, u64::from(c.now));
+        dut.set(ports::S_OPEN_VALID, b(o.open.is_some()));
         if let Some((k, psn)) = o.open {
-            dut.set("s_open_conn", u64::from(k));
-            dut.set("s_open_psn", u64::from(psn));
+            dut.set(ports::S_OPEN_CONN, u64::from(k));
+            dut.set(ports::S_OPEN_PSN, u64::from(psn));
         }
-        dut.set("s_txop_valid", b(o.txop));
-        dut.set("s_sack_valid", b(o.sack.is_some()));
+        dut.set(ports::S_TXOP_VALID, b(o.txop));
+        dut.set(ports::S_SACK_VALID, b(o.sack.is_some()));
         if let Some((k, s)) = &o.sack {
-            dut.set("s_sack_conn", u64::from(*k));
-            dut.set("s_sack_epsn", u64::from(s.epsn));
-            dut.set("s_sack_base", u64::from(s.sack_base));
-            dut.set("s_sack_bitmap", s.bitmap.first().copied().unwrap_or(0));
-            dut.set("s_sack_bytes", u64::from(s.bytes_recvd));
-            dut.set("s_sack_ooo", u64::from(s.ooo_count));
-            dut.set("s_sack_ts", u64::from(s.ts));
-            dut.set("s_sack_probe", b(s.probe));
-            dut.set("s_sack_ecn", b(s.ecn));
-            dut.set("s_sack_entropy", u64::from(s.entropy));
+            dut.set(ports::S_SACK_CONN, u64::from(*k));
+            dut.set(ports::S_SACK_EPSN, u64::from(s.epsn));
+            dut.set(ports::S_SACK_BASE, u64::from(s.sack_base));
+            dut.set(ports::S_SACK_BITMAP, s.bitmap.first().copied().unwrap_or(0));
+            dut.set(ports::S_SACK_BYTES, u64::from(s.bytes_recvd));
+            dut.set(ports::S_SACK_OOO, u64::from(s.ooo_count));
+            dut.set(ports::S_SACK_TS, u64::from(s.ts));
+            dut.set(ports::S_SACK_PROBE, b(s.probe));
+            dut.set(ports::S_SACK_ECN, b(s.ecn));
+            dut.set(ports::S_SACK_ENTROPY, u64::from(s.entropy));
         }
-        dut.set("s_doorbell_valid", b(o.doorbell.is_some()));
+        dut.set(ports::S_DOORBELL_VALID, b(o.doorbell.is_some()));
         if let Some((k, n)) = o.doorbell {
-            dut.set("s_doorbell_conn", u64::from(k));
-            dut.set("s_doorbell_bytes", u64::from(n));
+            dut.set(ports::S_DOORBELL_CONN, u64::from(k));
+            dut.set(ports::S_DOORBELL_BYTES, u64::from(n));
         }
     }
 
@@ -371,43 +372,46 @@ impl CosimBlock for Block {
             Source::Doorbell => KIND_DOORBELL,
         });
         let mut v = vec![
-            ("s_open_ready", b(hs.open_ready)),
-            ("s_txop_ready", b(hs.txop_ready)),
-            ("s_sack_ready", b(hs.sack_ready)),
-            ("s_doorbell_ready", b(hs.doorbell_ready)),
-            ("status_ready", b(self.model.ready())),
-            ("m_valid", b(d.is_some())),
-            ("m_bad", b(d.is_some_and(|d| d.bad))),
-            ("m_conn", d.map_or(0, |d| u64::from(d.conn))),
-            ("m_source", source),
-            ("m_opened", b(kind == Some(&Kind::Opened))),
-            ("m_open_refused", b(kind == Some(&Kind::OpenRefused))),
+            (ports::S_OPEN_READY, b(hs.open_ready)),
+            (ports::S_TXOP_READY, b(hs.txop_ready)),
+            (ports::S_SACK_READY, b(hs.sack_ready)),
+            (ports::S_DOORBELL_READY, b(hs.doorbell_ready)),
+            (ports::STATUS_READY, b(self.model.ready())),
+            (ports::M_VALID, b(d.is_some())),
+            (ports::M_BAD, b(d.is_some_and(|d| d.bad))),
+            (ports::M_CONN, d.map_or(0, |d| u64::from(d.conn))),
+            (ports::M_SOURCE, source),
+            (ports::M_OPENED, b(kind == Some(&Kind::Opened))),
+            (ports::M_OPEN_REFUSED, b(kind == Some(&Kind::OpenRefused))),
             (
-                "m_sack_accepted",
+                ports::M_SACK_ACCEPTED,
                 b(kind == Some(&Kind::Sack(SackVerdict::Accepted))),
             ),
             (
-                "m_sack_malformed",
+                ports::M_SACK_MALFORMED,
                 b(kind == Some(&Kind::Sack(SackVerdict::Malformed))),
             ),
-            ("m_doorbell_ok", b(kind == Some(&Kind::Doorbell(true)))),
+            (ports::M_DOORBELL_OK, b(kind == Some(&Kind::Doorbell(true)))),
             (
-                "m_doorbell_refused",
+                ports::M_DOORBELL_REFUSED,
                 b(kind == Some(&Kind::Doorbell(false))),
             ),
-            ("m_tx_valid", b(pkt.is_some())),
-            ("m_tx_psn", pkt.map_or(0, |(p, _)| u64::from(p.psn))),
-            ("m_tx_len", pkt.map_or(0, |(p, _)| u64::from(p.len))),
-            ("m_tx_kind", pkt.map_or(0, |(_, k)| tx_kind_code(k))),
-            ("m_tx_ack_req", b(pkt.is_some_and(|(p, _)| p.ack_req))),
-            ("m_tx_entropy", pkt.map_or(0, |(p, _)| u64::from(p.entropy))),
-            ("m_tx_ts", pkt.map_or(0, |(p, _)| u64::from(p.ts))),
-            ("m_loss_valid", b(e.is_some_and(|e| e.loss.is_some()))),
+            (ports::M_TX_VALID, b(pkt.is_some())),
+            (ports::M_TX_PSN, pkt.map_or(0, |(p, _)| u64::from(p.psn))),
+            (ports::M_TX_LEN, pkt.map_or(0, |(p, _)| u64::from(p.len))),
+            (ports::M_TX_KIND, pkt.map_or(0, |(_, k)| tx_kind_code(k))),
+            (ports::M_TX_ACK_REQ, b(pkt.is_some_and(|(p, _)| p.ack_req))),
             (
-                "m_loss_kind",
+                ports::M_TX_ENTROPY,
+                pkt.map_or(0, |(p, _)| u64::from(p.entropy)),
+            ),
+            (ports::M_TX_TS, pkt.map_or(0, |(p, _)| u64::from(p.ts))),
+            (ports::M_LOSS_VALID, b(e.is_some_and(|e| e.loss.is_some()))),
+            (
+                ports::M_LOSS_KIND,
                 e.and_then(|e| e.loss).map_or(0, loss_kind_code),
             ),
-            ("m_work", b(e.is_some_and(|e| e.work))),
+            (ports::M_WORK, b(e.is_some_and(|e| e.work))),
         ];
         v.extend(
             STATUS_COUNTERS

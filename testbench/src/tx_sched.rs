@@ -9,6 +9,7 @@ use golden_model::tx_sched::{In, TxSched, GROUP};
 use proptest::prelude::*;
 use strack_config::Config;
 
+use crate::designs::ports::tx_sched as ports;
 use crate::{CosimBlock, Coverage, Dut, OutputStage, PortValues};
 
 /// One clock cycle's inputs.
@@ -86,22 +87,22 @@ impl CosimBlock for Block {
     }
 
     fn drive(dut: &mut dyn Dut, _now: u32, c: &Cycle) {
-        dut.set("s_reset", c.reset as u64);
+        dut.set(ports::S_RESET, c.reset as u64);
         let (valid, (id, work)) = match c.set {
             Some(s) => (1, s),
             None => (0, (c.noise as u16, c.noise >> 16 & 1 == 1)),
         };
-        dut.set("s_set_valid", valid);
-        dut.set("s_set_id", id as u64);
-        dut.set("s_set_work", work as u64);
-        dut.set("s_take", c.take as u64);
+        dut.set(ports::S_SET_VALID, valid);
+        dut.set(ports::S_SET_ID, id as u64);
+        dut.set(ports::S_SET_WORK, work as u64);
+        dut.set(ports::S_TAKE, c.take as u64);
     }
 
     fn expected(&self, _lat: &OutputStage<()>, _m_ready: bool) -> PortValues {
         let cand = self.model.candidate();
         vec![
-            ("m_cand_valid", cand.is_some() as u64),
-            ("m_cand_id", cand.unwrap_or(0) as u64),
+            (ports::M_CAND_VALID, cand.is_some() as u64),
+            (ports::M_CAND_ID, cand.unwrap_or(0) as u64),
         ]
     }
 
