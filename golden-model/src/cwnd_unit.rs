@@ -186,6 +186,14 @@ impl CwndUnit {
         Self::new(cfg.cwnd_constants())
     }
 
+    /// The synchronous reset (`s_reset`): the power-on state of [`CwndUnit::new`] (the window at
+    /// `max_cwnd`, `base_rtt` at [`RTT_MAX`], the timestamps, the EWMA, the byte count,
+    /// achievedBDP and the malformed count at 0, the windows of the ACKs in flight forgotten).
+    /// The caller's [`InFlight`] starts again too: the reset drops the ACKs in the pipeline.
+    pub fn reset(&mut self) {
+        *self = Self::new(self.k.clone());
+    }
+
     pub fn constants(&self) -> &CwndConstants {
         &self.k
     }
@@ -570,6 +578,26 @@ mod tests {
         let u = unit();
         assert_eq!(u.cwnd_bytes(), 600_000);
         assert_eq!(u.cwnd_packets(), 146);
+    }
+
+    /// After congestion moved every part of the state, a reset gives the power-on unit, which
+    /// answers the next ACKs as a fresh one does.
+    #[test]
+    fn reset_returns_to_the_power_on_state() {
+        let mut u = unit();
+        for i in 0..50 {
+            let rtt = if i == 0 { BASE } else { BASE + 20_000 };
+            u.step_pipelined(&ack(i * 4_000, rtt, true, 1000), (i % 5) as usize);
+        }
+        u.step(&ack(300_000, RTT_MAX + 1, false, 0));
+        assert!(u.cwnd_q < u.constants().max_cwnd_q && u.malformed_count == 1);
+        u.reset();
+        let mut fresh = unit();
+        assert_eq!(u, fresh);
+        for i in 0..5 {
+            let a = ack(400_000 + i * 10, BASE + 1_000 * i, i == 2, 4096);
+            assert_eq!(u.step(&a), fresh.step(&a));
+        }
     }
 
     #[test]

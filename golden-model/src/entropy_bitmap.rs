@@ -9,6 +9,9 @@
 //! - The scan starts at `s = rr + 1`, wrapping to 0 when `s >= paths` (spec DECISION), clears the
 //!   first set bit it skips, and returns `s` when every bit is set.
 //! - An ACK whose entropy is `>= max_paths` is malformed: counted, and it changes nothing.
+//!
+//! [`EntropyBitmap::reset`] is the block's synchronous reset (`s_reset`, not the periodic reset
+//! above): the state returns to what [`EntropyBitmap::new`] gives, the malformed count too.
 
 use bitvec::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -124,6 +127,12 @@ impl EntropyBitmap {
 
     pub fn from_config(cfg: &Config) -> Self {
         Self::new(Params::from_config(cfg))
+    }
+
+    /// The synchronous reset: the power-on state (every bit clear, `rr = 0`, no `next_path`,
+    /// the last periodic reset at time 0, no malformed ACK counted).
+    pub fn reset(&mut self) {
+        *self = Self::new(self.params.clone());
     }
 
     pub fn params(&self) -> &Params {
@@ -369,6 +378,33 @@ mod tests {
             choose: None,
         });
         assert!(!o.reset && m.bitmap[4]);
+    }
+
+    /// After a reset the unit is a fresh one: the same state, and the same answers from then on
+    /// (the periodic reset's timer restarts at time 0 too).
+    #[test]
+    fn reset_returns_to_the_power_on_state() {
+        let p = Params {
+            max_paths: 16,
+            reset_interval_ns: 1000,
+        };
+        let mut m = EntropyBitmap::new(p.clone());
+        m.step(&In {
+            now: 700,
+            ..ack(4, true)
+        });
+        m.step(&ack(3, false));
+        m.step(&ack(99, false));
+        pick(&mut m, 8);
+        pick(&mut m, 8);
+        assert_ne!(m, EntropyBitmap::new(p.clone()));
+        m.reset();
+        let mut fresh = EntropyBitmap::new(p);
+        assert_eq!(m, fresh);
+        for now in [500, 999, 1000, 1500] {
+            let i = In { now, ..choose(3) };
+            assert_eq!(m.step(&i), fresh.step(&i));
+        }
     }
 
     #[test]

@@ -18,6 +18,10 @@
 //!
 //! Deltas are signed (spec DECISION: a flow announces the change against its previous plan),
 //! so the switch keeps no per-flow state.
+//!
+//! [`LoadTable::reset`] is the block's synchronous reset (`s_reset`): every row empty, every
+//! counter at 0, as at power-on. (The RTL reaches that state without a sweep: its DECISION is in
+//! `docs/blocks/load_table.md`, "Reset".)
 
 use serde::{Deserialize, Serialize};
 use strack_config::Config;
@@ -166,6 +170,12 @@ impl LoadTable {
 
     pub fn from_config(cfg: &Config) -> Self {
         LoadTable::new(Params::from_config(cfg))
+    }
+
+    /// The synchronous reset: the power-on state of [`LoadTable::new`] (every row empty, the
+    /// saturation, bad-packet and traffic counters at 0).
+    pub fn reset(&mut self) {
+        *self = LoadTable::new(self.params.clone());
     }
 
     pub fn params(&self) -> &Params {
@@ -423,6 +433,22 @@ mod tests {
             assert_eq!(t.bad_count, n as u64 + 1);
         }
         assert_eq!(t.sat_count, 0);
+    }
+
+    #[test]
+    fn reset_returns_to_the_power_on_state() {
+        let mut t = table(2, 3, 8);
+        t.step(&update(0, &[200, 100, 255]));
+        t.step(&update(0, &[100, 0, 0]));
+        t.step(&update(5, &[1, 1, 1]));
+        t.step(&In {
+            tick: true,
+            pkt: None,
+        });
+        assert!(t.total() > 0 && t.sat_count == 1 && t.bad_count == 1);
+        t.reset();
+        assert_eq!(t, table(2, 3, 8));
+        assert_eq!(t.step(&feedback(0, &[1, 2, 3])).path_load, vec![1, 2, 3]);
     }
 
     #[test]
