@@ -440,7 +440,8 @@ fn verilog_writes_the_package_every_block_a_filelist_and_a_manifest() {
         assert_eq!(b["latency"], lib.latency);
         assert_eq!(b["ports"].as_array().unwrap().len(), lib.ports.len());
     }
-    // The FPGA wrappers' parameters: the NIC's two result latencies as generated.
+    // The FPGA wrappers' parameters: the result latencies (the NIC's two, the load table's) as
+    // generated.
     let header = std::fs::read_to_string(dir.join("strackgen_params.vh")).unwrap();
     let define = |name: &str| -> u64 {
         let line = header
@@ -459,6 +460,7 @@ fn verilog_writes_the_package_every_block_a_filelist_and_a_manifest() {
     };
     assert_eq!(define("STRACKGEN_NIC_SEND_LATENCY"), latency("nic_tx"));
     assert_eq!(define("STRACKGEN_NIC_RECV_LATENCY"), latency("nic_rx"));
+    assert_eq!(define("STRACKGEN_LT_LATENCY"), latency("load_table"));
     assert_eq!(
         define("STRACKGEN_NIC_CONNECTIONS"),
         u64::from(cfg.nic.connections)

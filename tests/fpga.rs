@@ -403,22 +403,37 @@ fn package_stands_alone() {
     }
 }
 
+/// A deliberately broken copy of a wrapper: its directory's name, and the text replaced.
+struct Broken {
+    what: &'static str,
+    from: &'static str,
+    to: &'static str,
+}
+
+/// A load table wrapper that reads the deltas packed W + 1 bits apart (the layout before the
+/// byte lanes), which the bench, cutting the beats by the generated layout, must fail.
+const LT_OFF_LAYOUT: Broken = Broken {
+    what: "tb-broken-layout",
+    from: "s_axis_tdata[24 + k*DS +: W+1]",
+    to: "s_axis_tdata[24 + k*(W+1) +: W+1]",
+};
+
+/// A load table wrapper whose credit does not restart at a reset: it keeps counting the packets
+/// the core dropped as in flight, so the long stall no longer fills the FIFO.
+const LT_NO_RESET_FLUSH: Broken = Broken {
+    what: "tb-broken-flush",
+    from: ".RESET_FLUSH(LATENCY)",
+    to: ".RESET_FLUSH(0)",
+};
+
 /// Run the package's tb_load_table_axis.v (fpga/sim/) under Icarus Verilog against the core of
-/// `config`, with the package's copies of the wrapper; its output. `broken`: a wrapper that
-/// reads the deltas packed W + 1 bits apart (the layout before the byte lanes), which the
-/// bench, cutting the beats by the generated layout, must fail.
-fn run_load_table_bench(config: &str, broken: bool) -> String {
+/// `config`, with the package's copy of the wrapper or a `broken` one; its output.
+fn run_load_table_bench(config: &str, broken: Option<&Broken>) -> String {
     assert!(have("iverilog"), "iverilog is needed (make deps)");
-    let dir = generate(config, if broken { "tb-broken" } else { "tb" });
-    let wrapper = if broken {
-        broken_copy(
-            &dir,
-            "load_table_axis.v",
-            "s_axis_tdata[24 + k*DS +: W+1]",
-            "s_axis_tdata[24 + k*(W+1) +: W+1]",
-        )
-    } else {
-        dir.join("load_table_axis.v")
+    let dir = generate(config, broken.map_or("tb", |b| b.what));
+    let wrapper = match broken {
+        Some(b) => broken_copy(&dir, "load_table_axis.v", b.from, b.to),
+        None => dir.join("load_table_axis.v"),
     };
     let vvp = dir.join("tb.vvp");
     let out = Command::new("iverilog")
@@ -519,16 +534,18 @@ fn run_nic_bench(config: &str, broken: bool) -> String {
 
 #[test]
 fn load_table_wrapper_passes_its_test_bench_default_config() {
-    let text = run_load_table_bench("configs/default.toml", false);
+    let text = run_load_table_bench("configs/default.toml", None);
     assert_passed(&text, "default: the load table wrapper's test bench");
 }
 
 #[test]
-fn load_table_wrapper_passes_its_test_bench_small_config_and_fails_a_broken_wrapper() {
-    let text = run_load_table_bench("configs/small.toml", false);
+fn load_table_wrapper_passes_its_test_bench_small_config_and_fails_broken_wrappers() {
+    let text = run_load_table_bench("configs/small.toml", None);
     assert_passed(&text, "small: the load table wrapper's test bench");
-    let text = run_load_table_bench("configs/small.toml", true);
+    let text = run_load_table_bench("configs/small.toml", Some(&LT_OFF_LAYOUT));
     assert_failed(&text, "small: a wrapper off the generated layout");
+    let text = run_load_table_bench("configs/small.toml", Some(&LT_NO_RESET_FLUSH));
+    assert_failed(&text, "small: a wrapper whose credit survives a reset");
 }
 
 #[test]

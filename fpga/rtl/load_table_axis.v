@@ -5,9 +5,14 @@
 //                  ▲                                                             │
 //                  └──────────── s_axis_tready: room for every packet in flight ◄┘
 //
-// K, W and the link field width must match the config the core was generated from: their
-// defaults are strackgen_params.vh's, written with the core. IN_W and OUT_W are derived: do not
-// override them.
+// K, W, LATENCY and the link field width must match the config the core was generated from:
+// their defaults are strackgen_params.vh's, written with the core. IN_W and OUT_W are derived:
+// do not override them.
+//
+// rst is the core's synchronous reset (s_reset) too: the core drops the packets in flight and
+// its table reads as empty from the next cycle (docs/blocks/load_table.md, "Reset"); the result
+// FIFO is emptied and its credit restarts at 0 (RESET_FLUSH = LATENCY: no packet taken before
+// rst comes out after it). No beat is taken while rst is high.
 //
 // Descriptors (docs/blocks/load_table.md, "Descriptors"; strack_descriptors.h in the package):
 // every field of 8 bits or more on a byte, each slot's value in its own lane of whole bytes,
@@ -27,6 +32,7 @@
 module load_table_axis #(
     parameter integer K        = `STRACKGEN_LT_SLOTS,
     parameter integer W        = `STRACKGEN_LT_LOAD_BITS,
+    parameter integer LATENCY  = `STRACKGEN_LT_LATENCY,
     parameter integer FIFO_ADDR_W = 4,
     parameter integer DS       = (W + 1 + 7) / 8 * 8,
     parameter integer PS       = (W + 4 + 7) / 8 * 8,
@@ -59,6 +65,9 @@ module load_table_axis #(
         end
         if (W != `STRACKGEN_LT_LOAD_BITS) begin : g_bad_w
             load_table_axis_parameter_W_is_not_STRACKGEN_LT_LOAD_BITS_of_the_generated_core bad_w();
+        end
+        if (LATENCY != `STRACKGEN_LT_LATENCY) begin : g_bad_latency
+            load_table_axis_parameter_LATENCY_is_not_STRACKGEN_LT_LATENCY_of_the_core bad_latency();
         end
     endgenerate
 
@@ -101,6 +110,7 @@ module load_table_axis #(
 
     load_table core (
         .clock(clk),
+        .s_reset(rst),
         .s_valid(step),
         .s_link(s_link),
         .s_update(s_update),
@@ -118,7 +128,8 @@ module load_table_axis #(
         .status_tick_count(status_tick_count)
     );
 
-    strack_axis_result_buffer #(.WIDTH(OUT_W), .ADDR_W(FIFO_ADDR_W)) results (
+    strack_axis_result_buffer #(.WIDTH(OUT_W), .ADDR_W(FIFO_ADDR_W), .RESET_FLUSH(LATENCY))
+        results (
         .clk(clk),
         .rst(rst),
         .step_ready(step_ready),

@@ -7,7 +7,9 @@
 // offsets; the input beats' unused bits are random. Every beat the wrapper emits must equal
 // the bare core's next result laid out by the same layout, unused bits 0, in order, none lost or repeated, under random gaps, random
 // back-pressure, a long stall that fills the FIFO, and a stretch of full rate where s_axis must
-// stay ready. Prints PASS or the first mismatch.
+// stay ready. A reset with packets in flight (both cores get it) drops them: the beats owed
+// before it are not expected after it, and the streams go on. Prints PASS or the first
+// mismatch.
 `timescale 1ns/1ps
 `default_nettype none
 `include "strackgen_params.vh"
@@ -19,15 +21,19 @@ module tb;
     localparam integer LT_OUT_W  = `STRACKGEN_LT_OUT_TDATA_WIDTH;
     localparam integer CYCLES = 6000;
     localparam integer QUEUE  = 8192;
+    localparam integer RESET_AT = 1000;
 
     reg clk = 0;
     always #1 clk = !clk;
     reg rst = 1;
-    integer cycle = 0;
+    integer power_on = 0;
+    reg started = 0;        // the power-on reset is over
+    integer cycle = 0;      // cycles since then
     integer errors = 0;
 
-    // Phases: [0, 2000) random; [2000, 3000) full rate; [3000, 3400) consumer stalled;
-    // [3400, 5000) random; [5000, CYCLES) no input, consumer ready (drain).
+    // Phases: [0, 2000) random, with a reset on cycles RESET_AT and RESET_AT + 1; [2000, 3000)
+    // full rate; [3000, 3400) consumer stalled; [3400, 5000) random; [5000, CYCLES) no input,
+    // consumer ready (drain).
     function automatic in_valid(input integer c, input integer r);
         in_valid = (c < 2000) ? r[0] : (c < 3400) ? 1'b1 : (c < 5000) ? (r[1] | r[2]) : 1'b0;
     endfunction
@@ -66,7 +72,7 @@ module tb;
     wire [15:0]         lt_ref_sat;
     wire [31:0]         lt_ref_c0, lt_ref_c1, lt_ref_c2;
     load_table lt_ref (
-        .clock(clk), .s_valid(lt_in_valid && lt_in_ready),
+        .clock(clk), .s_reset(rst), .s_valid(lt_in_valid && lt_in_ready),
         .s_link(lt_in[`STRACKGEN_LT_IN_LINK_BIT +: `STRACKGEN_LT_IN_LINK_WIDTH]),
         .s_update(lt_in[`STRACKGEN_LT_IN_UPDATE_BIT]),
         .s_deltas(lt_cut_deltas), .s_feedback(lt_in[`STRACKGEN_LT_IN_FEEDBACK_BIT]),
@@ -107,34 +113,48 @@ module tb;
     initial begin
         lt_in = 0;
         lt_in_valid = 0; lt_out_ready = 0; lt_tick = 0;
-        repeat (4) @(posedge clk);
-        #0.1 rst = 0;
     end
 
-    always @(negedge clk) if (!rst) begin
-        // New inputs only once the offered beat was taken (AXI: hold while valid and not ready).
-        r = $random;
-        if (!(lt_in_valid && !lt_in_ready))
-            randomize_inputs;
-        if (!(lt_in_valid && !lt_in_ready)) lt_in_valid = in_valid(cycle, r);
-        lt_out_ready = out_ready(cycle, r >> 12);
-        lt_tick = (r[30:27] == 0);
-    end
-
-    always @(posedge clk) if (!rst) begin
-        cycle <= cycle + 1;
-        if (lt_ref_valid) begin
-            lt_q[lt_wr % QUEUE] <= lt_ref_beat;
-            lt_wr <= lt_wr + 1;
+    always @(negedge clk) begin
+        power_on = power_on + 1;
+        rst = power_on < 4 || (started && cycle >= RESET_AT && cycle < RESET_AT + 2);
+        if (started) begin
+            // New inputs only once the offered beat was taken (AXI: hold while valid and not
+            // ready; the wrapper takes none during a reset).
+            r = $random;
+            if (!(lt_in_valid && !lt_in_ready))
+                randomize_inputs;
+            if (!(lt_in_valid && !lt_in_ready)) lt_in_valid = in_valid(cycle, r);
+            lt_out_ready = out_ready(cycle, r >> 12);
+            lt_tick = (r[30:27] == 0);
         end
-        if (lt_out_valid && lt_out_ready) begin
-            if (lt_rd >= lt_wr || lt_out !== lt_q[lt_rd % QUEUE]) begin
-                if (errors == 0)
-                    $display("FAIL load_table_axis: beat %0d at cycle %0d: got %h expected %h",
-                             lt_rd, cycle, lt_out, lt_q[lt_rd % QUEUE]);
-                errors = errors + 1;
+    end
+
+    always @(posedge clk) begin
+        if (!rst) started <= 1;
+        if (started) cycle <= cycle + 1;
+        if (rst) begin
+            // The wrapper's FIFO is emptied and both cores drop what is in flight: nothing
+            // owed before the reset comes out after it.
+            lt_rd <= lt_wr;
+        end else begin
+            if (lt_ref_valid) begin
+                lt_q[lt_wr % QUEUE] <= lt_ref_beat;
+                lt_wr <= lt_wr + 1;
             end
-            lt_rd <= lt_rd + 1;
+            if (lt_out_valid && lt_out_ready) begin
+                if (lt_rd >= lt_wr || lt_out !== lt_q[lt_rd % QUEUE]) begin
+                    if (errors == 0)
+                        $display("FAIL load_table_axis: beat %0d at cycle %0d: got %h expected %h",
+                                 lt_rd, cycle, lt_out, lt_q[lt_rd % QUEUE]);
+                    errors = errors + 1;
+                end
+                lt_rd <= lt_rd + 1;
+            end
+        end
+        if (started && cycle == RESET_AT && lt_dut.results.inflight_reg == 0) begin
+            if (errors == 0) $display("FAIL load_table_axis: nothing in flight at the reset");
+            errors = errors + 1;
         end
         // A result must never meet a full FIFO.
         if (lt_dut.results.fifo.s_axis_tvalid && !lt_dut.results.fifo.s_axis_tready) begin

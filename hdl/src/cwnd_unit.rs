@@ -34,10 +34,19 @@
 //! count in stage 4, [`Normalize32`]), a `2^R x 16` ROM (the shared
 //! `strack_config::recip_table_entry` constants), a multiply and a barrel shift.
 //!
-//! Handshake as every block: `s_ready = !m_valid | m_ready`; the whole pipeline advances
-//! together on it; the result of an ACK accepted in cycle t is on `m_*` from t+15; all `m_*`
-//! read 0 when the output stage advances without one. `status_malformed_count` counts when
-//! the ACK is taken.
+//! Handshake as every block: `s_ready = !m_valid | m_ready` (and not `s_reset`); the whole
+//! pipeline advances together on it; the result of an ACK accepted in cycle t is on `m_*` from
+//! t+15; all `m_*` read 0 when the output stage advances without one. `status_malformed_count`
+//! counts when the ACK is taken.
+//!
+//! The synchronous reset (`s_reset`, active high, sampled at the rising edge; one cycle is
+//! enough): that cycle takes no ACK (`s_ready` low), and at its edge the state (the window,
+//! `base_rtt` and `base_rtt + target_Qdelay`, the EWMA, the three timestamps, the byte count and
+//! achievedBDP, the malformed count), the timers' "the ACK ahead reset it" flags, every stage's
+//! valid bit and the output registers return to their power-on values: the ACKs in flight are
+//! dropped, `m_valid` is low on the next cycle, and the unit takes ACKs again on that cycle. The
+//! stages' data registers (and [`CwndAmounts`], shared with the NIC) keep their values: nothing
+//! reads them without their valid bit, which an ACK refills with them.
 
 use crate::init_dff::InitDff;
 use rust_hdl::prelude::*;
@@ -868,10 +877,13 @@ impl<const R: usize> Logic for CwndAmounts<R> {
 #[derive(LogicBlock)]
 pub struct CwndUnitRtl<const R: usize> {
     pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: the unit returns to its power-on state at this edge,
+    /// dropping the ACKs in flight, and takes no ACK this cycle.
+    pub s_reset: Signal<In, Bit>,
 
     /// An ACK is offered.
     pub s_valid: Signal<In, Bit>,
-    /// The ACK is taken this cycle.
+    /// The ACK is taken this cycle (`!m_valid | m_ready`, and not `s_reset`).
     pub s_ready: Signal<Out, Bit>,
     /// Time, ns (wrapping).
     pub s_now: Signal<In, Bits<32>>,
@@ -925,6 +937,13 @@ pub struct CwndUnitRtl<const R: usize> {
     c_arm_multiplicative: Constant<Bits<3>>,
     c_arm_hold: Constant<Bits<3>>,
     c_arm_malformed: Constant<Bits<3>>,
+    /// The power-on values of the three registers that do not start at 0 (`InitDff`), which
+    /// `s_reset` loads: `max_cwnd`, `RTT_MAX` and `RTT_MAX + target_Qdelay`.
+    c_cwnd_init: Constant<Bits<32>>,
+    c_base_init: Constant<Bits<32>>,
+    c_base_tq_init: Constant<Bits<32>>,
+    /// Fault injection for the co-sim self-test: 1 leaves the window alone on `s_reset`.
+    c_fault_reset_keeps_window: Constant<Bit>,
 
     // State.
     cwnd_reg: InitDff<Bits<32>>,
@@ -1114,16 +1133,22 @@ fn recip_rom<const R: usize>() -> ROM<Bits<16>, R> {
 }
 
 impl<const R: usize> CwndUnitRtl<R> {
-    /// `fault_*`: the co-sim self-test's broken variants (`hdl::Fault`), the rules the spec
-    /// replaced: `acked/w` capped below 4, and the achievedBDP cut tested against
-    /// `floor(max_cwnd / 8)`.
-    pub fn new(k: &CwndConstants, fault_ratio_cap: bool, fault_rounded_bdp_test: bool) -> Self {
+    /// `fault_*`: the co-sim self-test's broken variants (`hdl::Fault`): the rules the spec
+    /// replaced (`acked/w` capped below 4, and the achievedBDP cut tested against
+    /// `floor(max_cwnd / 8)`), and a reset that leaves the window.
+    pub fn new(
+        k: &CwndConstants,
+        fault_ratio_cap: bool,
+        fault_rounded_bdp_test: bool,
+        fault_reset_keeps_window: bool,
+    ) -> Self {
         let c8 = |v: u32| Constant::new(bits::<8>(v as u64));
         let c32 = |v: u64| Constant::new(bits::<32>(v));
         let c40 = |v: u64| Constant::new(bits::<40>(v));
         let c64 = |v: u64| Constant::new(bits::<64>(v));
         CwndUnitRtl {
             clock: Default::default(),
+            s_reset: Default::default(),
             s_valid: Default::default(),
             s_ready: Default::default(),
             s_now: Default::default(),
@@ -1163,6 +1188,10 @@ impl<const R: usize> CwndUnitRtl<R> {
             c_arm_multiplicative: Constant::new(bits::<3>(BRANCH_MULTIPLICATIVE)),
             c_arm_hold: Constant::new(bits::<3>(BRANCH_HOLD)),
             c_arm_malformed: Constant::new(bits::<3>(BRANCH_MALFORMED)),
+            c_cwnd_init: c32(k.max_cwnd_q as u64),
+            c_base_init: c32((1 << 24) - 1),
+            c_base_tq_init: c32((1 << 24) - 1 + k.tq_ns as u64),
+            c_fault_reset_keeps_window: Constant::new(fault_reset_keeps_window),
             cwnd_reg: InitDff::new(bits::<32>(k.max_cwnd_q as u64)),
             base_rtt_reg: InitDff::new(bits::<32>((1 << 24) - 1)),
             base_tq_reg: InitDff::new(bits::<32>((1 << 24) - 1 + k.tq_ns as u64)),
@@ -1424,8 +1453,8 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
         self.status_malformed_count.next = self.malformed_reg.q.val();
 
         self.advance.next = !self.m_valid_reg.q.val() | self.m_ready.val();
-        self.s_ready.next = self.advance.val();
-        self.fire.next = self.advance.val() & self.s_valid.val();
+        self.s_ready.next = self.advance.val() & !self.s_reset.val();
+        self.fire.next = self.advance.val() & self.s_valid.val() & !self.s_reset.val();
         self.amounts.en.next = self.advance.val();
 
         // ---- S1: base RTT (its own loop) and the delay's comparisons.
@@ -1760,6 +1789,49 @@ impl<const R: usize> Logic for CwndUnitRtl<R> {
                 self.m_base_rtt_reg.d.next = self.p14_o.q.val().get_bits::<32>(32);
                 self.m_avg_reg.d.next = self.p14_o.q.val().get_bits::<32>(0);
             }
+        }
+
+        // ---- The synchronous reset, last so that it overrides every assignment above (see
+        // the module documentation for what it leaves).
+        if self.s_reset.val() {
+            if !self.c_fault_reset_keeps_window.val() {
+                self.cwnd_reg.d.next = self.c_cwnd_init.val();
+            }
+            self.base_rtt_reg.d.next = self.c_base_init.val();
+            self.base_tq_reg.d.next = self.c_base_tq_init.val();
+            self.avg_reg.d.next = 0.into();
+            self.last_dec_reg.d.next = 0.into();
+            self.last_fair_reg.d.next = 0.into();
+            self.rx_count_reg.d.next = 0.into();
+            self.clear_ts_reg.d.next = 0.into();
+            self.achieved_reg.d.next = 0.into();
+            self.malformed_reg.d.next = 0.into();
+            self.s2_cleared_reg.d.next = false;
+            self.s2_faired_reg.d.next = false;
+            self.s4_dec1_reg.d.next = false;
+            self.s4_dec2_reg.d.next = false;
+            self.p1_valid.d.next = false;
+            self.p2_valid.d.next = false;
+            self.p3_valid.d.next = false;
+            self.p4_valid.d.next = false;
+            self.p5_valid.d.next = false;
+            self.p6_valid.d.next = false;
+            self.p7_valid.d.next = false;
+            self.p8_valid.d.next = false;
+            self.p9_valid.d.next = false;
+            self.p10_valid.d.next = false;
+            self.p11_valid.d.next = false;
+            self.p12_valid.d.next = false;
+            self.p13_valid.d.next = false;
+            self.p14_valid.d.next = false;
+            self.m_valid_reg.d.next = false;
+            self.m_cwnd_q_reg.d.next = 0.into();
+            self.m_cwnd_bytes_reg.d.next = 0.into();
+            self.m_branch_reg.d.next = 0.into();
+            self.m_fairness_reg.d.next = false;
+            self.m_achieved_reg.d.next = 0.into();
+            self.m_base_rtt_reg.d.next = 0.into();
+            self.m_avg_reg.d.next = 0.into();
         }
     }
 }

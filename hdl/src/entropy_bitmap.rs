@@ -11,11 +11,11 @@
 //!                                     bm' = bm1 with start cleared ──► bm_reg
 //! ```
 //!
-//! Handshake: `s_ready = !m_valid | m_ready`, and the three stages advance together on it (a
-//! stall holds the whole pipeline). An event is accepted when `s_valid & s_ready`; its result
-//! appears on `m_*` three advances later with `m_valid` high and stays until `m_ready`. A stage
-//! that advances without an event carries a bubble: `m_valid` and every `m_*` field go to 0, so
-//! every port has a defined value on every cycle. The state changes only on events, exactly as
+//! Handshake: `s_ready = !m_valid | m_ready` (and not `s_reset`), and the three stages advance
+//! together on it (a stall holds the whole pipeline). An event is accepted when
+//! `s_valid & s_ready`; its result appears on `m_*` three advances later with `m_valid` high and
+//! stays until `m_ready`. A stage that advances without an event carries a bubble: `m_valid` and
+//! every `m_*` field go to 0, so every port has a defined value on every cycle. The state changes only on events, exactly as
 //! the model steps only on events; `status_bad_entropy_count` counts the malformed ACKs of the
 //! events up to the one on `m_*`.
 //!
@@ -39,10 +39,21 @@
 //! cleared; otherwise it is cleared and the answer is the first clear bit after it (circularly
 //! within `paths`), or `start` itself when every bit is set.
 //!
-//! **The reset, looked ahead.** Whether the periodic reset fires depends on the time of the
-//! last reset, which the event one stage ahead may still change; stage 1 computes both
-//! `now - last_reset` and `now - (time of the event ahead)` and picks by whether that event
-//! resets.
+//! **The synchronous reset** (`s_reset`, active high, sampled at the rising edge; one cycle is
+//! enough): that cycle takes no event (`s_ready` low), and at its edge the state (bitmap,
+//! round-robin mask, `next_path`, the time of the last periodic reset, the malformed-ACK
+//! count), every stage's valid and flag registers and the output registers return to their
+//! power-on values, so the events in flight are dropped and `m_valid` is low on the next cycle;
+//! the block takes events again on that cycle. The wide data registers behind the stage flags
+//! (`q1_now`, `q1_ack_*`, `q1_paths`, `q1_pm*`, `q1_kill`, `q2_np_e`, `q2_res_oh`, `q2_s_oh`)
+//! keep their values: nothing reads them without their stage's flags, which only an event sets
+//! again, and a reset on seven more `N`-bit registers would change nothing observable (the
+//! co-sim compares every port on every cycle after resets).
+//!
+//! **The periodic reset, looked ahead.** Whether the periodic reset fires depends on the time
+//! of the last periodic reset, which the event one stage ahead may still change; stage 1
+//! computes both `now - last_reset` and `now - (time of the event ahead)` and picks by whether
+//! that event resets.
 
 use rust_hdl::prelude::*;
 
@@ -53,10 +64,13 @@ pub const LATENCY: u32 = 3;
 #[derive(LogicBlock)]
 pub struct EntropyBitmapRtl<const N: usize> {
     pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: the block returns to its power-on state at this edge,
+    /// dropping the events in flight, and takes no event this cycle.
+    pub s_reset: Signal<In, Bit>,
 
     /// An event is offered.
     pub s_valid: Signal<In, Bit>,
-    /// The block takes the event this cycle (`!m_valid | m_ready`).
+    /// The block takes the event this cycle (`!m_valid | m_ready`, and not `s_reset`).
     pub s_ready: Signal<Out, Bit>,
     /// Time of the event, ns (wrapping).
     pub s_now: Signal<In, Bits<32>>,
@@ -103,6 +117,9 @@ pub struct EntropyBitmapRtl<const N: usize> {
     /// Fault injection for the co-sim self-test: 1 flips the ECN bit sense. Always 0 in
     /// generated products.
     cfg_fault_flip: Constant<Bit>,
+    /// Fault injection for the co-sim self-test: 1 leaves the state (bitmap, round-robin mask,
+    /// `next_path`, last periodic reset) alone on `s_reset`. Always 0 in generated products.
+    cfg_fault_reset_keeps_state: Constant<Bit>,
     cfg_ones: Constant<Bits<N>>,
     /// Bit 0 alone, and every bit but 0.
     cfg_bit0: Constant<Bits<N>>,
@@ -219,14 +236,16 @@ pub struct EntropyBitmapRtl<const N: usize> {
 }
 
 impl<const N: usize> EntropyBitmapRtl<N> {
-    /// `reset_interval_ns` 0 = never; `fault_flip` only for the co-sim self-test.
-    pub fn new(reset_interval_ns: u32, fault_flip: bool) -> Self {
+    /// `reset_interval_ns` 0 = never; `fault_flip` and `fault_reset_keeps_state` only for the
+    /// co-sim self-test (`hdl::Fault`).
+    pub fn new(reset_interval_ns: u32, fault_flip: bool, fault_reset_keeps_state: bool) -> Self {
         let mut lo_half = Bits::<N>::default();
         for i in 0..N / 2 {
             lo_half = lo_half.replace_bit(i, true);
         }
         EntropyBitmapRtl {
             clock: Default::default(),
+            s_reset: Default::default(),
             s_valid: Default::default(),
             s_ready: Default::default(),
             s_now: Default::default(),
@@ -253,6 +272,7 @@ impl<const N: usize> EntropyBitmapRtl<N> {
             cfg_eight: Constant::new(bits(8)),
             cfg_one32: Constant::new(bits(1)),
             cfg_fault_flip: Constant::new(fault_flip),
+            cfg_fault_reset_keeps_state: Constant::new(fault_reset_keeps_state),
             cfg_ones: Constant::new(Bits::<N>::mask()),
             cfg_bit0: Constant::new(Bits::<N>::default().replace_bit(0, true)),
             cfg_not0: Constant::new(Bits::<N>::mask().replace_bit(0, false)),
@@ -416,8 +436,8 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
 
         // Handshake: the whole pipeline advances when the output stage can.
         self.advance.next = !self.m_valid_reg.q.val() | self.m_ready.val();
-        self.s_ready.next = self.advance.val();
-        self.fire.next = self.advance.val() & self.s_valid.val();
+        self.s_ready.next = self.advance.val() & !self.s_reset.val();
+        self.fire.next = self.advance.val() & self.s_valid.val() & !self.s_reset.val();
 
         // ---- Stage 1: decode. The periodic reset is measured from the last reset as it will
         // be once the event ahead (in q1, leaving it at this same edge) has been applied.
@@ -728,6 +748,45 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
                     }
                 }
             }
+        }
+
+        // ---- The synchronous reset, last so that it overrides every assignment above: the
+        // power-on values of the state, of every flag the stages read without their valid bit,
+        // and of the output registers (see the module documentation for the data registers it
+        // leaves).
+        if self.s_reset.val() {
+            self.q1_valid.d.next = false;
+            self.q1_reset.d.next = false;
+            self.q1_ack_ok.d.next = false;
+            self.q1_ack_bad.d.next = false;
+            self.q1_ecn.d.next = false;
+            self.q1_choose.d.next = false;
+            if !self.cfg_fault_reset_keeps_state.val() {
+                self.bm_reg.d.next = 0.into();
+                self.le_reg.d.next = 0.into();
+                self.nv_reg.d.next = false;
+                self.np_reg.d.next = 0.into();
+                self.npt_reg.d.next = 0.into();
+                self.last_reset_reg.d.next = 0.into();
+            }
+            self.q2_valid.d.next = false;
+            self.q2_reset.d.next = false;
+            self.q2_ack_bad.d.next = false;
+            self.q2_choose.d.next = false;
+            self.q2_np.d.next = false;
+            self.q2_start_set.d.next = false;
+            self.q2_hit.d.next = false;
+            self.q2_paths.d.next = 0.into();
+            self.bad_count_reg.d.next = 0.into();
+            self.m_valid_reg.d.next = false;
+            self.m_choice_valid_reg.d.next = false;
+            self.m_entropy_reg.d.next = 0.into();
+            self.m_source_reg.d.next = 0.into();
+            self.m_cleared_valid_reg.d.next = false;
+            self.m_cleared_reg.d.next = 0.into();
+            self.m_paths_reg.d.next = 0.into();
+            self.m_reset_reg.d.next = false;
+            self.m_ack_ignored_reg.d.next = false;
         }
     }
 }

@@ -66,6 +66,9 @@ pub const CHECK_DESIGNS: &[&str] = &["context_pipe", "context_pipe_wide"];
 pub enum Fault {
     /// `entropy_bitmap`: the ACK's ECN bit sense is flipped.
     EntropyBitmapBitSense,
+    /// `entropy_bitmap`: `s_reset` leaves the state (bitmap, round-robin pointer, `next_path`,
+    /// the time of the last periodic reset) as it was; the pipeline and the outputs are cleared.
+    EntropyBitmapResetKeepsState,
     /// `cwnd_unit`: the fairness increase is never applied.
     CwndUnitNoFairness,
     /// `cwnd_unit`: `acked/w` capped just below 4 (the old rule).
@@ -73,9 +76,14 @@ pub enum Fault {
     /// `cwnd_unit`: the achievedBDP cut tested as `achievedBDP < floor(max_cwnd / 8)` (the
     /// old rule).
     CwndUnitRoundedBdpTest,
+    /// `cwnd_unit`: `s_reset` leaves the window as it was (everything else is reset).
+    CwndUnitResetKeepsWindow,
     /// `load_table`: the read-modify-write forwarding is off (back-to-back packets on one link
     /// read a stale row).
     LoadTableNoForward,
+    /// `load_table`: `s_reset` does not move the epoch clock on, so the rows written before it
+    /// survive it (everything else is reset).
+    LoadTableResetKeepsRows,
     /// `context_pipe` and the NIC's pipelines on a context shell (`nic_rx`, `nic_sender`): the
     /// shell's forwarding at this distance (cycles between two events on one id: 1..=4 in
     /// `context_pipe`, 1..=7 in `nic_rx` and `nic_sender`, whose shell has three hold stages)
@@ -169,8 +177,9 @@ pub fn generate(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlEr
         .unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
-/// `strackgen_params.vh`: the widths of the generated cores that the hand-written FPGA
-/// wrappers (`fpga/rtl/*_axis.v`, `fpga/rtl/strack_fpga_core.v`) must be built with.
+/// `strackgen_params.vh`: the widths and latencies of the generated cores that the
+/// hand-written FPGA wrappers (`fpga/rtl/*_axis.v`, `fpga/rtl/strack_fpga_core.v`) must be built
+/// with.
 pub fn fpga_params_header(cfg: &Config) -> String {
     format!(
         "// Written by strackgen from the configuration the cores were generated from.\n\
@@ -179,6 +188,7 @@ pub fn fpga_params_header(cfg: &Config) -> String {
          `define STRACKGEN_SACK_BITS {}\n\
          `define STRACKGEN_LT_SLOTS {}\n\
          `define STRACKGEN_LT_LOAD_BITS {}\n\
+         `define STRACKGEN_LT_LATENCY {}\n\
          `define STRACKGEN_NIC_CONNECTIONS {}\n\
          `define STRACKGEN_NIC_SEND_LATENCY {}\n\
          `define STRACKGEN_NIC_RECV_LATENCY {}\n\
@@ -186,6 +196,7 @@ pub fn fpga_params_header(cfg: &Config) -> String {
         cfg.sack.sack_bits,
         cfg.load_table.slots,
         cfg.load_table.load_bits,
+        load_table::LATENCY,
         cfg.nic.connections,
         nic_tx::LATENCY,
         nic_rx::LATENCY
@@ -293,17 +304,18 @@ fn entropy_bitmap_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError>
     use entropy_bitmap::EntropyBitmapRtl as E;
     let reset = cfg.bitmap_reset_interval_ns();
     let flip = opts.fault == Some(Fault::EntropyBitmapBitSense);
+    let keep = opts.fault == Some(Fault::EntropyBitmapResetKeepsState);
     let raw = match cfg.entropy_bitmap.max_paths {
-        8 => emit(E::<8>::new(reset, flip)),
-        16 => emit(E::<16>::new(reset, flip)),
-        32 => emit(E::<32>::new(reset, flip)),
-        64 => emit(E::<64>::new(reset, flip)),
-        128 => emit(E::<128>::new(reset, flip)),
-        256 => emit(E::<256>::new(reset, flip)),
-        512 => emit(E::<512>::new(reset, flip)),
-        1024 => emit(E::<1024>::new(reset, flip)),
-        2048 => emit(E::<2048>::new(reset, flip)),
-        4096 => emit(E::<4096>::new(reset, flip)),
+        8 => emit(E::<8>::new(reset, flip, keep)),
+        16 => emit(E::<16>::new(reset, flip, keep)),
+        32 => emit(E::<32>::new(reset, flip, keep)),
+        64 => emit(E::<64>::new(reset, flip, keep)),
+        128 => emit(E::<128>::new(reset, flip, keep)),
+        256 => emit(E::<256>::new(reset, flip, keep)),
+        512 => emit(E::<512>::new(reset, flip, keep)),
+        1024 => emit(E::<1024>::new(reset, flip, keep)),
+        2048 => emit(E::<2048>::new(reset, flip, keep)),
+        4096 => emit(E::<4096>::new(reset, flip, keep)),
         other => {
             return Err(HdlError::Config {
                 block: "entropy_bitmap".into(),
@@ -322,16 +334,17 @@ fn cwnd_unit_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     }
     let cap = opts.fault == Some(Fault::CwndUnitRatioCap);
     let floor8 = opts.fault == Some(Fault::CwndUnitRoundedBdpTest);
+    let keep = opts.fault == Some(Fault::CwndUnitResetKeepsWindow);
     let raw = match cfg.fixed_point.recip_index_bits {
-        4 => emit(C::<4>::new(&k, cap, floor8)),
-        5 => emit(C::<5>::new(&k, cap, floor8)),
-        6 => emit(C::<6>::new(&k, cap, floor8)),
-        7 => emit(C::<7>::new(&k, cap, floor8)),
-        8 => emit(C::<8>::new(&k, cap, floor8)),
-        9 => emit(C::<9>::new(&k, cap, floor8)),
-        10 => emit(C::<10>::new(&k, cap, floor8)),
-        11 => emit(C::<11>::new(&k, cap, floor8)),
-        12 => emit(C::<12>::new(&k, cap, floor8)),
+        4 => emit(C::<4>::new(&k, cap, floor8, keep)),
+        5 => emit(C::<5>::new(&k, cap, floor8, keep)),
+        6 => emit(C::<6>::new(&k, cap, floor8, keep)),
+        7 => emit(C::<7>::new(&k, cap, floor8, keep)),
+        8 => emit(C::<8>::new(&k, cap, floor8, keep)),
+        9 => emit(C::<9>::new(&k, cap, floor8, keep)),
+        10 => emit(C::<10>::new(&k, cap, floor8, keep)),
+        11 => emit(C::<11>::new(&k, cap, floor8, keep)),
+        12 => emit(C::<12>::new(&k, cap, floor8, keep)),
         other => {
             return Err(HdlError::Config {
                 block: "cwnd_unit".into(),
@@ -742,6 +755,7 @@ fn load_table_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     use load_table::{LoadTableRtl as L, EPOCH_BITS as E};
     let links = cfg.load_table.links;
     let fault = opts.fault == Some(Fault::LoadTableNoForward);
+    let keep = opts.fault == Some(Fault::LoadTableResetKeepsRows);
     macro_rules! make {
         ($K:literal, $W:literal) => {
             emit(L::<
@@ -755,7 +769,7 @@ fn load_table_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
                 { $K * ($W + 1) },
                 { $K * ($W + 4) },
                 { $K * $W + E },
-            >::new(links, fault))
+            >::new(links, fault, keep))
         };
     }
     let (k, w) = (cfg.load_table.slots, cfg.load_table.load_bits);
@@ -1026,7 +1040,27 @@ mod tests {
         );
         assert_eq!(find("s_ack_entropy").width, 16);
         assert_eq!(find("m_entropy").dir, Dir::Output);
-        assert_eq!(b.ports.len(), 20);
+        assert_eq!(b.ports.len(), 21);
+    }
+
+    /// Every core a user deploys has the one synchronous reset input, `s_reset`, one bit wide.
+    #[test]
+    fn every_core_has_a_synchronous_reset() {
+        let mut cfg = Config::default();
+        cfg.nic.connections = 4;
+        for name in BLOCKS {
+            let b = generate(name, &cfg, &Options::default()).unwrap();
+            let resets: Vec<&Port> = b.ports.iter().filter(|p| p.name == "s_reset").collect();
+            assert_eq!(
+                resets,
+                [&Port {
+                    name: "s_reset".into(),
+                    dir: Dir::Input,
+                    width: 1
+                }],
+                "{name}"
+            );
+        }
     }
 
     #[test]
@@ -1035,6 +1069,7 @@ mod tests {
         assert!(b.verilog.contains("module cwnd_unit("));
         let names: Vec<&str> = b.ports.iter().map(|p| p.name.as_str()).collect();
         for n in [
+            "s_reset",
             "s_rtt",
             "s_acked_bytes",
             "m_cwnd_q",
@@ -1043,7 +1078,7 @@ mod tests {
         ] {
             assert!(names.contains(&n), "{n}: {names:?}");
         }
-        assert_eq!(b.ports.len(), 18);
+        assert_eq!(b.ports.len(), 19);
     }
 
     #[test]

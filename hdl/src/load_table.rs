@@ -34,7 +34,18 @@
 //! DECISION): the packet's tick count `T` includes its own cycle's tick.
 //!
 //! **Counters.** `status_sat_count` and `status_bad_count` are taken from the output stage, so
-//! they count the packets before the one on `m_*` (one cycle behind it).
+//! they count the packets before the one on `m_*` (one cycle behind it). `status_tick_count`
+//! is a counter of its own (`ticks_reg`), not the epoch clock `tick_reg` (see the reset).
+//!
+//! **The synchronous reset** (`s_reset`, active high, sampled at the rising edge; one cycle is
+//! enough; DECISION, `docs/blocks/load_table.md`): that cycle takes neither its packet nor its
+//! tick, and at its edge every valid and flag register, the output registers and the counters
+//! return to their power-on values (the packets in flight are dropped, nothing more is written,
+//! `m_valid` is low on the next cycle and the block takes packets again on that cycle). The RAM
+//! is not swept: the epoch clock `tick_reg` moves on by K instead, so every row in the RAM
+//! (its epoch at most the clock's old value) is K or more slots old for every later packet and
+//! reads as all zero, exactly as after power-on. The stages' data registers keep their values:
+//! nothing reads them without their valid bit.
 
 use rust_hdl::prelude::*;
 
@@ -63,6 +74,10 @@ pub struct LoadTableRtl<
     const RW: usize,
 > {
     pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high: the table reads as empty from the next cycle on, the
+    /// packets in flight are dropped, the counters return to 0; this cycle's packet and tick
+    /// are not taken.
+    pub s_reset: Signal<In, Bit>,
 
     /// A packet descriptor is presented (one per clock at most; nothing stalls).
     pub s_valid: Signal<In, Bit>,
@@ -93,7 +108,8 @@ pub struct LoadTableRtl<
     pub status_sat_count: Signal<Out, Bits<32>>,
     /// Bad packets before the one on `m_*`.
     pub status_bad_count: Signal<Out, Bits<32>>,
-    /// Ticks so far (low 32 bits; a tick shows here the cycle after `s_tick`).
+    /// Ticks since power-on or the last reset (wrapping; a tick shows here the cycle after
+    /// `s_tick`).
     pub status_tick_count: Signal<Out, Bits<32>>,
 
     cfg_links: Constant<Bits<16>>,
@@ -133,9 +149,18 @@ pub struct LoadTableRtl<
     cfg_s8: Constant<Bits<16>>,
     /// Fault injection for the co-sim self-test: 1 disables forwarding. 0 in products.
     cfg_fault_no_fwd: Constant<Bit>,
+    /// K as an epoch step: what `s_reset` moves the epoch clock on by.
+    cfg_k48: Constant<Bits<EPOCH_BITS>>,
+    /// Fault injection for the co-sim self-test: 1 leaves the epoch clock alone on `s_reset`
+    /// (the rows written before it stay). 0 in products.
+    cfg_fault_reset_keeps_rows: Constant<Bit>,
 
     ram: ContextRam<RW>,
+    /// The epoch clock: the tick count the rows' ages are measured in (ticks since power-on,
+    /// plus K per reset).
     tick_reg: DFF<Bits<EPOCH_BITS>>,
+    /// Ticks since power-on or the last reset (`status_tick_count`).
+    ticks_reg: DFF<Bits<32>>,
 
     // Stage registers: `pN_*` is a packet's state entering stage N. `_t` is the tick count the
     // packet sees (its own cycle's tick included).
@@ -302,8 +327,9 @@ impl<
         const RW: usize,
     > LoadTableRtl<K, W, W1, W2, PW, PW1, KW, KD, KP, RW>
 {
-    /// `links` rows; `fault_no_fwd` only for the co-sim self-test.
-    pub fn new(links: u32, fault_no_fwd: bool) -> Self {
+    /// `links` rows; `fault_no_fwd` and `fault_reset_keeps_rows` only for the co-sim self-test
+    /// (`hdl::Fault`).
+    pub fn new(links: u32, fault_no_fwd: bool, fault_reset_keeps_rows: bool) -> Self {
         assert!(W1 == W + 1 && W2 == W + 2 && PW == W + 4 && PW1 == PW + 1);
         assert!(KW == K * W && KD == K * W1 && KP == K * PW && RW == KW + EPOCH_BITS);
         assert!(K <= 16 && W <= 32);
@@ -311,6 +337,7 @@ impl<
         let ones = |n: usize| (1u64 << n) - 1;
         LoadTableRtl {
             clock: Default::default(),
+            s_reset: Default::default(),
             s_valid: Default::default(),
             s_link: Default::default(),
             s_update: Default::default(),
@@ -356,8 +383,11 @@ impl<
             cfg_s4: c16(4),
             cfg_s8: c16(8),
             cfg_fault_no_fwd: Constant::new(fault_no_fwd),
+            cfg_k48: Constant::new(bits(K as u64)),
+            cfg_fault_reset_keeps_rows: Constant::new(fault_reset_keeps_rows),
             ram: ContextRam::new(links as usize),
             tick_reg: Default::default(),
+            ticks_reg: Default::default(),
             p1_valid: Default::default(),
             p1_bad: Default::default(),
             p1_link: Default::default(),
@@ -515,6 +545,7 @@ impl<
             self,
             clock,
             tick_reg,
+            ticks_reg,
             p1_valid,
             p1_bad,
             p1_link,
@@ -599,7 +630,7 @@ impl<
         self.m_sat_mask.next = self.m_sat_reg.q.val();
         self.status_sat_count.next = self.sat_count_reg.q.val();
         self.status_bad_count.next = self.bad_count_reg.q.val();
-        self.status_tick_count.next = bit_cast::<32, EPOCH_BITS>(self.tick_reg.q.val());
+        self.status_tick_count.next = self.ticks_reg.q.val();
 
         // ---- Stage 0: range check, RAM read, the packet's tick count (this cycle's included).
         self.tick_next.next = self.tick_reg.q.val();
@@ -607,6 +638,9 @@ impl<
             self.tick_next.next = self.tick_reg.q.val() + self.cfg_one48.val();
         }
         self.tick_reg.d.next = self.tick_next.val();
+        if self.s_tick.val() {
+            self.ticks_reg.d.next = self.ticks_reg.q.val() + self.cfg_one32.val();
+        }
         self.bad0.next = self.s_link.val() >= self.cfg_links.val();
         self.ram.read_address.next = self.s_link.val();
         if self.bad0.val() {
@@ -846,7 +880,9 @@ impl<
         self.ram.write_data.next = (bit_cast::<RW, KW>(self.fwd0_row.q.val())
             << self.cfg_epoch_bits.val())
             | bit_cast::<RW, EPOCH_BITS>(self.fwd0_t.q.val());
-        self.ram.write_enable.next = self.fwd0_valid.q.val();
+        // A reset drops the row made on the cycle before it too: nothing is written at or
+        // after the reset's edge.
+        self.ram.write_enable.next = self.fwd0_valid.q.val() & !self.s_reset.val();
         self.fwd0_valid.d.next = self.write.val();
         self.fwd0_link.d.next = self.p4_link.q.val();
         self.fwd0_t.d.next = self.p4_t.q.val();
@@ -923,6 +959,53 @@ impl<
         self.sat_count_reg.d.next = self.sat_count_reg.q.val() + bit_cast::<32, 16>(self.pc3.val());
         if self.m_valid_reg.q.val() & self.m_bad_reg.q.val() {
             self.bad_count_reg.d.next = self.bad_count_reg.q.val() + self.cfg_one32.val();
+        }
+
+        // ---- The synchronous reset, last so that it overrides every assignment above: the
+        // epoch clock moves on by K from its value before this cycle's tick (every row in the
+        // RAM now reads as K or more slots old, all zero), and every valid bit, every flag read
+        // without one, the output registers and the counters return to their power-on values.
+        if self.s_reset.val() {
+            self.tick_reg.d.next = self.tick_reg.q.val() + self.cfg_k48.val();
+            if self.cfg_fault_reset_keeps_rows.val() {
+                self.tick_reg.d.next = self.tick_reg.q.val();
+            }
+            self.ticks_reg.d.next = 0.into();
+            self.p1_valid.d.next = false;
+            self.p1_bad.d.next = false;
+            self.p1_upd.d.next = false;
+            self.p1_fb.d.next = false;
+            self.p2_valid.d.next = false;
+            self.p2_bad.d.next = false;
+            self.p2_upd.d.next = false;
+            self.p2_fb.d.next = false;
+            self.p3_valid.d.next = false;
+            self.p3_bad.d.next = false;
+            self.p3_upd.d.next = false;
+            self.p3_fb.d.next = false;
+            self.p3_hit1.d.next = false;
+            self.p3_f0.d.next = false;
+            self.p3_old.d.next = false;
+            self.p4_valid.d.next = false;
+            self.p4_bad.d.next = false;
+            self.p4_upd.d.next = false;
+            self.p4_fb.d.next = false;
+            self.p4_hit1.d.next = false;
+            self.p4_d1.d.next = false;
+            self.p5_valid.d.next = false;
+            self.p5_bad.d.next = false;
+            self.p5_fb.d.next = false;
+            self.fwd0_valid.d.next = false;
+            self.fwd1_valid.d.next = false;
+            self.fwd2_valid.d.next = false;
+            self.m_valid_reg.d.next = false;
+            self.m_bad_reg.d.next = false;
+            self.m_path_reg.d.next = 0.into();
+            self.m_row_reg.d.next = 0.into();
+            self.m_sat_reg.d.next = 0.into();
+            self.sat_pc_reg.d.next = 0.into();
+            self.sat_count_reg.d.next = 0.into();
+            self.bad_count_reg.d.next = 0.into();
         }
     }
 }
