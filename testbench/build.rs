@@ -91,6 +91,13 @@ const DESIGNS: &[Design] = &[
         initial_psn: 0,
     },
     Design {
+        name: "entropy_bitmap_reset_keeps_state",
+        block: "entropy_bitmap",
+        config: small_config,
+        fault: Some(Fault::EntropyBitmapResetKeepsState),
+        initial_psn: 0,
+    },
+    Design {
         name: "cwnd_unit_default",
         block: "cwnd_unit",
         config: Config::default,
@@ -133,6 +140,13 @@ const DESIGNS: &[Design] = &[
         initial_psn: 0,
     },
     Design {
+        name: "cwnd_unit_reset_keeps_window",
+        block: "cwnd_unit",
+        config: small_cwnd_config,
+        fault: Some(Fault::CwndUnitResetKeepsWindow),
+        initial_psn: 0,
+    },
+    Design {
         name: "load_table_4x4",
         block: "load_table",
         config: load_table_4x4_config,
@@ -165,6 +179,13 @@ const DESIGNS: &[Design] = &[
         block: "load_table",
         config: load_table_4x4_config,
         fault: Some(Fault::LoadTableNoForward),
+        initial_psn: 0,
+    },
+    Design {
+        name: "load_table_reset_keeps_rows",
+        block: "load_table",
+        config: load_table_4x4_config,
+        fault: Some(Fault::LoadTableResetKeepsRows),
         initial_psn: 0,
     },
     Design {

@@ -19,6 +19,9 @@ pub struct Cycle {
     pub acked: u32,
     pub probe: bool,
     pub m_ready: bool,
+    /// The synchronous reset (`s_reset`): nothing is taken this cycle, the ACKs in flight are
+    /// dropped, the unit starts again from its power-on state.
+    pub reset: bool,
     pub noise: u64,
 }
 
@@ -48,6 +51,10 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "back_pressure",
     "time_wrap",
     "pipeline_full",
+    "reset_in_flight",
+    "reset_under_back_pressure",
+    "offered_on_reset",
+    "reset_with_state",
 ];
 
 #[derive(Debug, Clone, Default)]
@@ -112,7 +119,21 @@ impl CosimBlock for Block {
         s.m_ready
     }
 
+    fn resets(s: &Cycle) -> bool {
+        s.reset
+    }
+
+    fn reset(&mut self, _s: &Cycle, _dropped: &[&Regs], cov: &mut Coverage) {
+        // The reset matters: the state it clears is not the power-on state already.
+        if self.0 != CwndUnit::new(self.0.constants().clone()) {
+            cov.hit("reset_with_state");
+        }
+        self.0.reset();
+        self.1 = InFlight::default();
+    }
+
     fn drive(dut: &mut dyn Dut, now: u32, c: &Cycle) {
+        dut.set(ports::S_RESET, c.reset as u64);
         dut.set(ports::S_VALID, c.s_valid as u64);
         dut.set(ports::M_READY, c.m_ready as u64);
         let (now, rtt, ecn, acked, probe) = if c.s_valid {
@@ -332,6 +353,7 @@ fn ack(
                 acked,
                 probe,
                 m_ready,
+                reset: false,
                 noise,
             },
         )
@@ -352,6 +374,7 @@ pub fn bdp_threshold_phase(s: Scale, a: u32, warm: usize) -> Vec<Cycle> {
         acked,
         probe: false,
         m_ready: true,
+        reset: false,
         noise: 0,
     };
     let interval = 2 * (s.base_rtt + s.tq) + 1;
@@ -367,8 +390,8 @@ pub fn bdp_threshold_phase(s: Scale, a: u32, warm: usize) -> Vec<Cycle> {
 }
 
 /// Random ACKs over every delay region, congestion episodes (high delay, ECN, few bytes, so the
-/// average rises, achievedBDP falls and the decreases run), recoveries, malformed fields, stalls
-/// and clock jumps.
+/// average rises, achievedBDP falls and the decreases run), recoveries, malformed fields, stalls,
+/// clock jumps and resets.
 pub fn stimulus(s: Scale, len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<Cycle>> {
     let tq = s.tq;
     let delay_any = prop_oneof![
@@ -416,6 +439,7 @@ pub fn stimulus(s: Scale, len: std::ops::Range<usize>) -> impl Strategy<Value = 
                 acked: if which { 0 } else { acked },
                 probe: false,
                 m_ready: true,
+                reset: false,
                 noise: 0,
             }),
         1..4,
@@ -429,6 +453,7 @@ pub fn stimulus(s: Scale, len: std::ops::Range<usize>) -> impl Strategy<Value = 
             acked: 0,
             probe: false,
             m_ready: true,
+            reset: false,
             noise: 0,
         }]
     });
@@ -438,13 +463,43 @@ pub fn stimulus(s: Scale, len: std::ops::Range<usize>) -> impl Strategy<Value = 
         let a = (s.max_cwnd - 1) / 8 + over as u32;
         bdp_threshold_phase(s, a, warm)
     });
+    // A reset after congestion (so the state it clears is far from power-on): ACKs up to it,
+    // the last three still in the pipeline at its edge; `stalled`, the consumer refuses results
+    // over them and the reset cycle; `offered`, the reset cycle offers an ACK too (not taken);
+    // `held`, the reset lasts two cycles.
+    let reset = (
+        prop::collection::vec(
+            ack(s, 3 * tq..12 * tq, prop::bool::weighted(0.8), 0u32..tq / 2),
+            5..60,
+        ),
+        ack(s, 0..tq, Just(false), 0u32..200),
+        any::<bool>(),
+        any::<bool>(),
+        prop::bool::weighted(0.25),
+    )
+        .prop_map(|(mut v, mut r, stalled, offered, held)| {
+            let n = v.len();
+            for c in v.iter_mut().skip(n - 3) {
+                c.s_valid = true;
+                c.m_ready &= !stalled;
+            }
+            r.reset = true;
+            r.s_valid = offered;
+            r.m_ready &= !stalled;
+            v.push(r);
+            if held {
+                v.push(r);
+            }
+            v
+        });
     let phase = prop_oneof![
         4 => random,
         3 => congestion,
         2 => recovery,
         1 => malformed,
         1 => jump,
-        1 => threshold
+        1 => threshold,
+        1 => reset
     ];
     let phases = (len.start / 150).max(1)..(len.end / 150).max(2);
     prop::collection::vec(phase, phases).prop_map(|v| v.into_iter().flatten().collect())
@@ -474,6 +529,7 @@ pub fn from_trace(
                 acked: e.acked_bytes,
                 probe: e.is_probe_ack,
                 m_ready: true,
+                reset: false,
                 noise: 0,
             })
         })

@@ -19,6 +19,9 @@ pub struct Cycle {
     pub choose: Option<u32>,
     /// Back-pressure: the consumer takes a result this cycle.
     pub m_ready: bool,
+    /// The synchronous reset (`s_reset`): nothing is taken this cycle, everything in flight is
+    /// dropped, the block starts again from its power-on state.
+    pub reset: bool,
     /// Garbage driven on the data inputs when `s_valid` is low (the RTL must ignore it).
     pub noise: u64,
 }
@@ -41,6 +44,10 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "idle_cycle",
     "back_pressure",
     "time_wrap",
+    "reset_in_flight",
+    "reset_under_back_pressure",
+    "offered_on_reset",
+    "reset_with_state",
 ];
 
 /// Registered outputs of one event, as ports.
@@ -107,7 +114,20 @@ impl CosimBlock for Block {
         s.m_ready
     }
 
+    fn resets(s: &Cycle) -> bool {
+        s.reset
+    }
+
+    fn reset(&mut self, _s: &Cycle, _dropped: &[&Regs], cov: &mut Coverage) {
+        // The reset matters: the state it clears is not the power-on state already.
+        if self.0 != EntropyBitmap::new(self.0.params().clone()) {
+            cov.hit("reset_with_state");
+        }
+        self.0.reset();
+    }
+
     fn drive(dut: &mut dyn Dut, now: u32, c: &Cycle) {
+        dut.set(ports::S_RESET, c.reset as u64);
         dut.set(ports::S_VALID, c.s_valid as u64);
         dut.set(ports::M_READY, c.m_ready as u64);
         if c.s_valid {
@@ -238,7 +258,37 @@ fn random_cycle(max_paths: u32) -> impl Strategy<Value = Cycle> {
             ack,
             choose,
             m_ready,
+            reset: false,
             noise,
+        })
+}
+
+/// Random cycles ending in a reset: the last three offer events (some still in the pipeline at
+/// the reset's edge); `stalled`, the consumer refuses results over those and the reset cycle
+/// (a result held under back-pressure is dropped); `offered`, the reset cycle offers an event
+/// too (not taken); `held`, the reset lasts two cycles.
+fn reset_phase(max_paths: u32) -> impl Strategy<Value = Vec<Cycle>> {
+    (
+        prop::collection::vec(random_cycle(max_paths), 3..40),
+        random_cycle(max_paths),
+        any::<bool>(),
+        any::<bool>(),
+        prop::bool::weighted(0.25),
+    )
+        .prop_map(|(mut v, mut r, stalled, offered, held)| {
+            let n = v.len();
+            for c in v.iter_mut().skip(n - 3) {
+                c.s_valid = true;
+                c.m_ready &= !stalled;
+            }
+            r.reset = true;
+            r.s_valid = offered;
+            r.m_ready &= !stalled;
+            v.push(r);
+            if held {
+                v.push(r);
+            }
+            v
         })
 }
 
@@ -252,6 +302,7 @@ fn fill_all(max_paths: u32, cwnd: u32) -> Vec<Cycle> {
             ack: Some((e as u16, true)),
             choose: None,
             m_ready: true,
+            reset: false,
             noise: 0,
         })
         .collect();
@@ -261,12 +312,14 @@ fn fill_all(max_paths: u32, cwnd: u32) -> Vec<Cycle> {
         ack: None,
         choose: Some(cwnd),
         m_ready: true,
+        reset: false,
         noise: 0,
     }));
     v
 }
 
-/// Stimulus for a `max_paths` design: random phases, full-bitmap phases, stalls and idle runs.
+/// Stimulus for a `max_paths` design: random phases, full-bitmap phases, stalls, idle runs and
+/// resets.
 pub fn stimulus(max_paths: u32, len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<Cycle>> {
     let phase = prop_oneof![
         6 => prop::collection::vec(random_cycle(max_paths), 20..300),
@@ -279,7 +332,8 @@ pub fn stimulus(max_paths: u32, len: std::ops::Range<usize>) -> impl Strategy<Va
             }
             v
         }),
-        1 => (1u32..2_000).prop_map(|k| vec![Cycle { dt: u32::MAX - k, s_valid: false, ack: None, choose: None, m_ready: true, noise: 0 }]),
+        1 => (1u32..2_000).prop_map(|k| vec![Cycle { dt: u32::MAX - k, s_valid: false, ack: None, choose: None, m_ready: true, reset: false, noise: 0 }]),
+        1 => reset_phase(max_paths),
     ];
     let phases = (len.start / 100).max(1)..(len.end / 100).max(2);
     prop::collection::vec(phase, phases).prop_map(|v| v.into_iter().flatten().collect())
@@ -320,6 +374,7 @@ pub fn from_trace(
                 ack,
                 choose: e.choose.map(|c| c.cwnd_packets),
                 m_ready: true,
+                reset: false,
                 noise: 0,
             })
         })

@@ -44,6 +44,10 @@ pub struct Out(pub &'static str);
 /// Every design's clock (the harness drives it).
 pub const CLOCK: In = In("clock");
 
+/// The event handshake's ready output, where a design has one: a reset cycle expects it low
+/// ([`CosimBlock::resets`]).
+pub const S_READY: Out = Out("s_ready");
+
 /// A port of a Verilated design.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PortInfo {
@@ -301,6 +305,19 @@ pub trait CosimBlock {
     /// models that need to know what is still in flight (the cwnd unit's window).
     fn advance(&mut self, _fired: bool) {}
 
+    /// Blocks with a synchronous reset port (`s_reset`): this cycle's stimulus holds it high.
+    /// Such a cycle takes no event and `s_ready` is expected low on it; at its edge the harness
+    /// drops the results in flight (the stages before the output stage, and the output stage's
+    /// result unless taken this cycle), empties them, and calls [`Self::reset`]. By default no
+    /// cycle resets.
+    fn resets(_s: &Self::Stim) -> bool {
+        false
+    }
+
+    /// The model back to its power-on state, on a reset cycle ([`Self::resets`]); `dropped`:
+    /// the results the reset drops, for coverage.
+    fn reset(&mut self, _s: &Self::Stim, _dropped: &[&Self::Regs], _cov: &mut Coverage) {}
+
     /// Closed-loop blocks: the concrete inputs of this cycle, from the stimulus and the state
     /// the model side keeps (say, a SACK forged from its connection's state when offered).
     /// It changes nothing: an offer that is not taken is offered again. Both the RTL and the
@@ -420,7 +437,11 @@ fn run_once<B: CosimBlock>(
         let c = &m.resolve(now, c);
         B::drive(dut, now, c);
         dut.settle();
-        if let Err(ports) = compare(dut, &m.expected(&lat, B::m_ready(c))) {
+        let mut want = m.expected(&lat, B::m_ready(c));
+        if B::resets(c) {
+            not_ready(&mut want);
+        }
+        if let Err(ports) = compare(dut, &want) {
             let inputs = format!("now={now} {c:?}");
             if vcd.is_some() {
                 // The RTL driven on a little past the mismatch, for the waves.
@@ -447,19 +468,61 @@ fn run_once<B: CosimBlock>(
         if lat.m_valid && !B::m_ready(c) {
             rep.coverage.hit("back_pressure");
         }
-        let fired = (B::s_valid(c) && lat.s_ready(B::m_ready(c))).then(|| {
-            rep.events += 1;
-            m.fire(now, c, &mut rep.coverage)
-        });
-        if lat.s_ready(B::m_ready(c)) {
-            m.advance(fired.is_some());
-            lat.clock(B::m_ready(c), pipe.shift(fired));
+        if B::resets(c) {
+            reset_edge(m, &mut lat, &mut pipe, c, &mut rep.coverage);
+        } else {
+            let fired = (B::s_valid(c) && lat.s_ready(B::m_ready(c))).then(|| {
+                rep.events += 1;
+                m.fire(now, c, &mut rep.coverage)
+            });
+            if lat.s_ready(B::m_ready(c)) {
+                m.advance(fired.is_some());
+                lat.clock(B::m_ready(c), pipe.shift(fired));
+            }
         }
         dut.posedge();
         rep.cycles += 1;
     }
     dut.trace_close();
     Ok(rep)
+}
+
+/// A reset cycle takes nothing: `s_ready`, where the design has one, is expected low whatever
+/// the output stage holds.
+fn not_ready(want: &mut PortValues) {
+    for (port, v) in want.iter_mut() {
+        if *port == S_READY {
+            *v = 0;
+        }
+    }
+}
+
+/// The edge of a reset cycle, on the model's side: the results in flight are dropped (the
+/// output stage's too, unless the consumer takes it this cycle) and the model starts again.
+/// Coverage (for the blocks that list these points): `reset_in_flight`, results were dropped;
+/// `reset_under_back_pressure`, the output stage's was; `offered_on_reset`, an event was
+/// offered on the reset cycle (and not taken).
+fn reset_edge<B: CosimBlock>(
+    m: &mut B,
+    lat: &mut OutputStage<B::Regs>,
+    pipe: &mut DelayLine<B::Regs>,
+    c: &B::Stim,
+    cov: &mut Coverage,
+) {
+    let shown = (lat.m_valid && !B::m_ready(c)).then_some(&lat.out);
+    let dropped: Vec<&B::Regs> = pipe.0.iter().flatten().chain(shown).collect();
+    if !dropped.is_empty() {
+        cov.hit("reset_in_flight");
+    }
+    if shown.is_some() {
+        cov.hit("reset_under_back_pressure");
+    }
+    if B::s_valid(c) {
+        cov.hit("offered_on_reset");
+    }
+    m.reset(c, &dropped, cov);
+    *lat = OutputStage::default();
+    *pipe = DelayLine::new(B::LATENCY);
 }
 
 /// Random values on every narrow data input of `dut` (all but `clock`, `s_valid` and
@@ -525,11 +588,15 @@ fn step_model<B: CosimBlock>(
     for c in stim {
         now = now.wrapping_add(B::dt(c));
         let c = m.resolve(now, c);
-        let advance = lat.s_ready(B::m_ready(&c));
-        let fired = (B::s_valid(&c) && advance).then(|| m.fire(now, &c, &mut cov));
-        if advance {
-            m.advance(fired.is_some());
-            lat.clock(B::m_ready(&c), pipe.shift(fired));
+        if B::resets(&c) {
+            reset_edge(m, &mut lat, &mut pipe, &c, &mut cov);
+        } else {
+            let advance = lat.s_ready(B::m_ready(&c));
+            let fired = (B::s_valid(&c) && advance).then(|| m.fire(now, &c, &mut cov));
+            if advance {
+                m.advance(fired.is_some());
+                lat.clock(B::m_ready(&c), pipe.shift(fired));
+            }
         }
         each(c);
     }

@@ -1,9 +1,12 @@
 //! Co-simulation of `load_table`: stimulus with hot-link bursts, ticks at random times (alone
-//! and with packets), saturating deltas and out-of-range links; coverage; the model's side.
+//! and with packets), saturating deltas, out-of-range links and resets; coverage; the model's
+//! side.
 //!
 //! The block is a free-running pipeline (latency 6, no handshake), so every cycle is an event
 //! for the harness: the cycle's tick and packet (if any) step the model, and the result
-//! reaches the output stage six cycles later, `m_valid` low when there was no packet.
+//! reaches the output stage six cycles later, `m_valid` low when there was no packet. A reset
+//! cycle takes neither its tick nor its packet; the model restarts from its power-on state, the
+//! packets of the five cycles before are dropped.
 
 use golden_model::load_table::{self as model, LoadTable, Packet};
 use proptest::prelude::*;
@@ -17,6 +20,9 @@ use crate::{CosimBlock, Coverage, Dut, In, OutputStage, PortValues};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cycle {
     pub input: model::In,
+    /// The synchronous reset (`s_reset`): this cycle's tick and packet are not taken, the
+    /// packets in flight are dropped, the table reads as empty from the next cycle on.
+    pub reset: bool,
     pub noise: u64,
 }
 
@@ -40,6 +46,10 @@ pub const COVERAGE_POINTS: &[&str] = &[
     "row_aged_partly",
     "row_aged_out",
     "no_packet",
+    "reset_drops_packets",
+    "packet_on_reset",
+    "tick_on_reset",
+    "row_from_before_reset",
 ];
 
 /// Widths of the design's fields (from the config, or from the ports of a Verilated design).
@@ -97,11 +107,15 @@ pub struct Regs {
 pub struct Block {
     pub model: LoadTable,
     shape: Shape,
-    /// Tick count when each row was last written (for the aging coverage).
+    /// Tick count when each row was last written since the last reset (for the aging
+    /// coverage).
     written_at: Vec<Option<u64>>,
     /// The links of the last five cycles' update packets (newest first): the writes a packet's
     /// RAM read misses, which the RTL forwards.
     recent: [Option<u32>; 5],
+    /// Rows written before a reset and not since: the RTL's RAM still holds them, and they
+    /// must read as empty.
+    before_reset: Vec<bool>,
 }
 
 impl Block {
@@ -112,6 +126,7 @@ impl Block {
             shape,
             written_at: vec![None; cfg.load_table.links as usize],
             recent: [None; 5],
+            before_reset: vec![false; cfg.load_table.links as usize],
         }
     }
 }
@@ -133,6 +148,27 @@ impl CosimBlock for Block {
         true
     }
 
+    fn resets(s: &Cycle) -> bool {
+        s.reset
+    }
+
+    fn reset(&mut self, c: &Cycle, dropped: &[&Regs], cov: &mut Coverage) {
+        if dropped.iter().any(|r| r.valid) {
+            cov.hit("reset_drops_packets");
+        }
+        if c.input.pkt.is_some() {
+            cov.hit("packet_on_reset");
+        }
+        if c.input.tick {
+            cov.hit("tick_on_reset");
+        }
+        for (b, w) in self.before_reset.iter_mut().zip(&mut self.written_at) {
+            *b |= w.take().is_some();
+        }
+        self.recent = [None; 5];
+        self.model.reset();
+    }
+
     fn drive(dut: &mut dyn Dut, _now: u32, c: &Cycle) {
         // The port widths give K and the load width W: m_row is K * W bits, s_deltas K * (W + 1).
         let width = |n: &str| {
@@ -146,6 +182,7 @@ impl CosimBlock for Block {
         // The descriptor words as the shim's one definition packs them (link count and port do
         // not matter here).
         let shim = LoadShim::with(k as u32, row_w / k as u32, 1, 0);
+        dut.set(ports::S_RESET, c.reset as u64);
         dut.set(ports::S_TICK, c.input.tick as u64);
         match &c.input.pkt {
             Some(p) => {
@@ -231,6 +268,11 @@ impl CosimBlock for Block {
                         (false, true) => "feedback",
                         (false, false) => "neither",
                     });
+                    if self.before_reset[p.link as usize] {
+                        // The RTL's RAM row is from before the reset (until an update writes
+                        // it again); the model's row is empty.
+                        cov.hit("row_from_before_reset");
+                    }
                     if let Some(at) = self.written_at[p.link as usize] {
                         let age = ticks_now - at;
                         if age >= sh.slots as u64 {
@@ -255,6 +297,7 @@ impl CosimBlock for Block {
                     if p.update {
                         upd_link = Some(p.link);
                         self.written_at[p.link as usize] = Some(ticks_now);
+                        self.before_reset[p.link as usize] = false;
                         let max = (1u64 << sh.load_bits) - 1;
                         for (k, v) in o.row.iter().enumerate() {
                             if o.sat_mask >> k & 1 == 1 {
@@ -340,14 +383,15 @@ fn any_link(links: u32) -> impl Strategy<Value = u32> {
     ]
 }
 
-/// One stretch of traffic: a hot-link burst, mixed traffic with idle cycles, or a run of
-/// ticks (long enough to age whole rows out).
+/// One stretch of traffic: a hot-link burst, mixed traffic with idle cycles, a run of ticks
+/// (long enough to age whole rows out), or a burst ending in a reset.
 fn segment(sh: Shape, links: u32) -> impl Strategy<Value = Vec<Cycle>> {
     let k = sh.slots;
     let cycle = move |pkt: BoxedStrategy<Option<Packet>>, tick_p: f64| {
         (prop::bool::weighted(tick_p), pkt, any::<u64>())
             .prop_map(|(tick, pkt, noise)| Cycle {
                 input: model::In { tick, pkt },
+                reset: false,
                 noise,
             })
             .boxed()
@@ -369,7 +413,31 @@ fn segment(sh: Shape, links: u32) -> impl Strategy<Value = Vec<Cycle>> {
         10..80,
     );
     let ticks = prop::collection::vec(cycle(Just(None).boxed(), 1.0), 1..k + 3);
-    prop_oneof![4 => hot, 4 => mixed, 1 => ticks]
+    // A reset after a burst on one link (packets in flight at its edge, rows the RAM keeps),
+    // its own cycle with a packet and a tick half the time each (neither taken); `held`, the
+    // reset lasts two cycles.
+    let reset = (
+        (0..links).prop_flat_map(move |l| {
+            prop::collection::vec(
+                cycle(packet(sh, Just(l)).prop_map(Some).boxed(), 0.03),
+                2..20,
+            )
+        }),
+        cycle(
+            prop::option::weighted(0.5, packet(sh, any_link(links))).boxed(),
+            0.5,
+        ),
+        prop::bool::weighted(0.25),
+    )
+        .prop_map(|(mut v, mut r, held)| {
+            r.reset = true;
+            v.push(r.clone());
+            if held {
+                v.push(r);
+            }
+            v
+        });
+    prop_oneof![4 => hot, 4 => mixed, 1 => ticks, 1 => reset]
 }
 
 /// Random stimulus of about `len` cycles.
@@ -437,6 +505,7 @@ pub fn from_trace(
             }
             Ok(Cycle {
                 input: e.clone(),
+                reset: false,
                 noise: i as u64,
             })
         })

@@ -1,8 +1,8 @@
 //! Co-simulation of `cwnd_unit`: the Verilated RTL against the fixed-point golden model, every
-//! output port on every cycle, with idle cycles and back-pressure, for the default design, a
-//! small one (256-byte MTU, 16-entry reciprocal table, narrow fractions, a `max_cwnd` not a
-//! multiple of 8) and a wide one (Q20.12 window, 4096-entry table, increases past 2^36 LSB).
-//! `STRACK_COSIM_CYCLES` sets the cycles per design (default 10^6).
+//! output port on every cycle, with idle cycles, back-pressure and resets, for the default
+//! design, a small one (256-byte MTU, 16-entry reciprocal table, narrow fractions, a `max_cwnd`
+//! not a multiple of 8) and a wide one (Q20.12 window, 4096-entry table, increases past 2^36
+//! LSB). `STRACK_COSIM_CYCLES` sets the cycles per design (default 10^6).
 
 use golden_model::Config;
 use proptest::strategy::{Strategy, ValueTree};
@@ -10,8 +10,8 @@ use proptest::test_runner::TestRunner;
 use testbench::configs::{small_cwnd_config, wide_cwnd_config};
 use testbench::cwnd_unit::{bdp_threshold_phase, stimulus, Block, Cycle, Scale};
 use testbench::designs::{
-    CwndUnitBroken, CwndUnitDefault, CwndUnitRatioCap, CwndUnitRoundedBdpTest, CwndUnitSmall,
-    CwndUnitWide,
+    CwndUnitBroken, CwndUnitDefault, CwndUnitRatioCap, CwndUnitResetKeepsWindow,
+    CwndUnitRoundedBdpTest, CwndUnitSmall, CwndUnitWide,
 };
 use testbench::{assert_fault_is_caught, cosim_proptest, cycles_budget};
 
@@ -94,6 +94,7 @@ fn threshold_then_big_acks(cfg: &golden_model::Config) -> Vec<Cycle> {
         acked: 16 * s.mtu,
         probe: false,
         m_ready: true,
+        reset: false,
         noise: 0,
     }));
     let mut runner = TestRunner::deterministic();
@@ -137,4 +138,26 @@ fn cwnd_unit_rounded_bdp_test_is_caught() {
         "cwnd_unit_rounded_bdp_test = cwnd_unit with hdl::Fault::CwndUnitRoundedBdpTest",
         CwndUnitRoundedBdpTest::new,
     );
+}
+
+/// A reset that leaves the window must be caught: random stimulus (its congestion episodes cut
+/// the window) with one more reset forced half-way, after which the window grows from the kept
+/// one instead of `max_cwnd`.
+#[test]
+fn cwnd_unit_reset_that_keeps_the_window_is_caught() {
+    let cfg = small_cwnd_config();
+    let mut runner = TestRunner::deterministic();
+    let mut stim: Vec<Cycle> = stimulus(Scale::of(&cfg), 2_000..4_000)
+        .new_tree(&mut runner)
+        .unwrap()
+        .current();
+    let half = stim.len() / 2;
+    stim[half].reset = true;
+    let text = assert_fault_is_caught(
+        CwndUnitResetKeepsWindow::new,
+        CwndUnitSmall::new,
+        || Block::new(&cfg),
+        &stim,
+    );
+    println!("{text}");
 }
