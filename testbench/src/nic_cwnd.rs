@@ -451,7 +451,8 @@ pub fn spread(acks: &[AckCycle], seed: u64, conns: u32) -> Vec<Cycle> {
                     turn as u16
                 }
             };
-            if !a.s_valid {
+            // nic_cwnd has no reset port: the cwnd unit's reset cycles are idle cycles here.
+            if !a.s_valid || a.reset {
                 out.push(Cycle {
                     dt: a.dt,
                     event: None,
