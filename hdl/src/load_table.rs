@@ -39,13 +39,15 @@
 //!
 //! **The synchronous reset** (`s_reset`, active high, sampled at the rising edge; one cycle is
 //! enough; DECISION, `docs/blocks/load_table.md`): that cycle takes neither its packet nor its
-//! tick, and at its edge every valid and flag register, the output registers and the counters
-//! return to their power-on values (the packets in flight are dropped, nothing more is written,
-//! `m_valid` is low on the next cycle and the block takes packets again on that cycle). The RAM
-//! is not swept: the epoch clock `tick_reg` moves on by K instead, so every row in the RAM
-//! (its epoch at most the clock's old value) is K or more slots old for every later packet and
-//! reads as all zero, exactly as after power-on. The stages' data registers keep their values:
-//! nothing reads them without their valid bit.
+//! tick, and at its edge every valid bit and bad flag, the output registers and the counters
+//! return to their power-on values (the packets in flight are dropped, `m_valid` is low on the
+//! next cycle and the block takes packets again on that cycle). The RAM is not swept: the
+//! epoch clock `tick_reg` moves on by K instead, so every row in the RAM (its epoch at most the
+//! clock's old value) is K or more slots old for every later packet and reads as all zero,
+//! exactly as after power-on; that holds for the one row still written at the reset's edge
+//! (from `fwd0`, made the cycle before) too, so the RAM's write enable is not gated. The stages'
+//! data registers and their other flags keep their values: nothing reads them without their
+//! valid bit.
 
 use rust_hdl::prelude::*;
 
@@ -880,9 +882,7 @@ impl<
         self.ram.write_data.next = (bit_cast::<RW, KW>(self.fwd0_row.q.val())
             << self.cfg_epoch_bits.val())
             | bit_cast::<RW, EPOCH_BITS>(self.fwd0_t.q.val());
-        // A reset drops the row made on the cycle before it too: nothing is written at or
-        // after the reset's edge.
-        self.ram.write_enable.next = self.fwd0_valid.q.val() & !self.s_reset.val();
+        self.ram.write_enable.next = self.fwd0_valid.q.val();
         self.fwd0_valid.d.next = self.write.val();
         self.fwd0_link.d.next = self.p4_link.q.val();
         self.fwd0_t.d.next = self.p4_t.q.val();
@@ -963,8 +963,12 @@ impl<
 
         // ---- The synchronous reset, last so that it overrides every assignment above: the
         // epoch clock moves on by K from its value before this cycle's tick (every row in the
-        // RAM now reads as K or more slots old, all zero), and every valid bit, every flag read
-        // without one, the output registers and the counters return to their power-on values.
+        // RAM now reads as K or more slots old, all zero), and every valid bit, the bad flags
+        // (`m_bad` takes stage 5's without its valid bit), the output registers and the
+        // counters return to their power-on values. The other flags (update, feedback, the
+        // forwarding hits and ages, "K or more old") are read only beside their valid bits, so
+        // they need no reset (each reset register is one more on the reset's net, and one a
+        // slice cannot share with a register without it).
         if self.s_reset.val() {
             self.tick_reg.d.next = self.tick_reg.q.val() + self.cfg_k48.val();
             if self.cfg_fault_reset_keeps_rows.val() {
@@ -973,28 +977,14 @@ impl<
             self.ticks_reg.d.next = 0.into();
             self.p1_valid.d.next = false;
             self.p1_bad.d.next = false;
-            self.p1_upd.d.next = false;
-            self.p1_fb.d.next = false;
             self.p2_valid.d.next = false;
             self.p2_bad.d.next = false;
-            self.p2_upd.d.next = false;
-            self.p2_fb.d.next = false;
             self.p3_valid.d.next = false;
             self.p3_bad.d.next = false;
-            self.p3_upd.d.next = false;
-            self.p3_fb.d.next = false;
-            self.p3_hit1.d.next = false;
-            self.p3_f0.d.next = false;
-            self.p3_old.d.next = false;
             self.p4_valid.d.next = false;
             self.p4_bad.d.next = false;
-            self.p4_upd.d.next = false;
-            self.p4_fb.d.next = false;
-            self.p4_hit1.d.next = false;
-            self.p4_d1.d.next = false;
             self.p5_valid.d.next = false;
             self.p5_bad.d.next = false;
-            self.p5_fb.d.next = false;
             self.fwd0_valid.d.next = false;
             self.fwd1_valid.d.next = false;
             self.fwd2_valid.d.next = false;
