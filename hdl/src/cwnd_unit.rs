@@ -49,6 +49,7 @@
 //! reads them without their valid bit, which an ACK refills with them.
 
 use crate::init_dff::InitDff;
+use crate::widgets::OneHotIndex;
 use rust_hdl::prelude::*;
 use rust_hdl::widgets::prelude::ROM;
 use std::collections::BTreeMap;
@@ -159,22 +160,18 @@ impl Logic for MsbOneHot32 {
 
 /// The second half, from [`MsbOneHot32`]'s one-hot `top` of `x`: `n = x << lz` (the highest
 /// set bit moved to bit 31; bit `b` of it is one AND-OR over the one-hot, no barrel shift) and
-/// `lz`, the leading zeros (32 for zero; `31 - index` is the index inverted), from one OR
-/// tree per index bit.
+/// `lz`, the leading zeros (32 for zero; `31 - index` is the index inverted), from the
+/// one-hot's index ([`OneHotIndex`]: one OR tree per index bit).
 #[derive(LogicBlock)]
 pub struct Normalize32 {
     pub x: Signal<In, Bits<32>>,
     pub top: Signal<In, Bits<32>>,
     pub n: Signal<Out, Bits<32>>,
     pub lz: Signal<Out, Bits<8>>,
-    c_sel0: Constant<Bits<32>>,
-    c_sel1: Constant<Bits<32>>,
-    c_sel2: Constant<Bits<32>>,
-    c_sel3: Constant<Bits<32>>,
-    c_sel4: Constant<Bits<32>>,
     c_31: Constant<Bits<8>>,
     c_32: Constant<Bits<8>>,
-    idx: Signal<Local, Bits<8>>,
+    /// The one-hot's index.
+    enc: OneHotIndex<32, 5>,
 }
 
 impl Default for Normalize32 {
@@ -184,14 +181,9 @@ impl Default for Normalize32 {
             top: Default::default(),
             n: Default::default(),
             lz: Default::default(),
-            c_sel0: Constant::new(crate::index_bit_mask::<32>(0)),
-            c_sel1: Constant::new(crate::index_bit_mask::<32>(1)),
-            c_sel2: Constant::new(crate::index_bit_mask::<32>(2)),
-            c_sel3: Constant::new(crate::index_bit_mask::<32>(3)),
-            c_sel4: Constant::new(crate::index_bit_mask::<32>(4)),
             c_31: Constant::new(bits::<8>(31)),
             c_32: Constant::new(bits::<8>(32)),
-            idx: Default::default(),
+            enc: OneHotIndex::new(),
         }
     }
 }
@@ -207,30 +199,10 @@ impl Logic for Normalize32 {
                 (self.top.val() & (self.x.val() << (31 - b).to_bits::<8>())).any(),
             );
         }
-        self.idx.next = 0.into();
-        self.idx.next = self
-            .idx
-            .val()
-            .replace_bit(0, (self.top.val() & self.c_sel0.val()).any());
-        self.idx.next = self
-            .idx
-            .val()
-            .replace_bit(1, (self.top.val() & self.c_sel1.val()).any());
-        self.idx.next = self
-            .idx
-            .val()
-            .replace_bit(2, (self.top.val() & self.c_sel2.val()).any());
-        self.idx.next = self
-            .idx
-            .val()
-            .replace_bit(3, (self.top.val() & self.c_sel3.val()).any());
-        self.idx.next = self
-            .idx
-            .val()
-            .replace_bit(4, (self.top.val() & self.c_sel4.val()).any());
+        self.enc.x.next = self.top.val();
         self.lz.next = self.c_32.val();
         if self.top.val().any() {
-            self.lz.next = self.idx.val() ^ self.c_31.val();
+            self.lz.next = bit_cast::<8, 5>(self.enc.idx.val()) ^ self.c_31.val();
         }
     }
 }

@@ -31,9 +31,9 @@
 //!   `gt`'s lowest bit and the two candidate sets are `cand & gt` (after `rr`) and
 //!   `cand & !gt` (up to `rr`): a scan from `rr + 1` that wraps at `paths` without an adder
 //!   or a compare (when `rr + 1 >= paths`, `gt & pm` is empty and the scan starts at 0);
-//! - each set's first bit as `x & !prefix(x)`, where `prefix` (the OR of the bits below, log
-//!   depth) is also the next step's `gt`: the mask of the entropies above the choice comes out
-//!   of the find-first for free.
+//! - each set's first bit as `x & !prefix(x)`, where `prefix` (the OR of the bits below, carry
+//!   chains: [`PrefixOr`]) is also the next step's `gt`: the mask of the entropies above the
+//!   choice comes out of the find-first for free.
 //!
 //! Same result as the model's loop: if bit `start` is clear it is the answer and nothing is
 //! cleared; otherwise it is cleared and the answer is the first clear bit after it (circularly
@@ -56,6 +56,8 @@
 //! that event resets.
 
 use rust_hdl::prelude::*;
+
+use crate::widgets::{OneHotIndex, PrefixOr, SegmentFlag};
 
 /// Pipeline depth: an event accepted at an advance comes out on `m_*` three advances later.
 pub const LATENCY: u32 = 3;
@@ -124,25 +126,8 @@ pub struct EntropyBitmapRtl<const N: usize> {
     /// Bit 0 alone, and every bit but 0.
     cfg_bit0: Constant<Bits<N>>,
     cfg_not0: Constant<Bits<N>>,
-    /// The lower and upper halves of the entropies, and half the width as a shift.
-    cfg_lo_half: Constant<Bits<N>>,
-    cfg_hi_half: Constant<Bits<N>>,
-    cfg_half_n: Constant<Bits<16>>,
     /// 1 as a shift amount.
     cfg_pow0: Constant<Bits<16>>,
-    /// `cfg_sel<k>`: the entropies whose index has bit `k` set (the one-hot encoder's masks).
-    cfg_sel0: Constant<Bits<N>>,
-    cfg_sel1: Constant<Bits<N>>,
-    cfg_sel2: Constant<Bits<N>>,
-    cfg_sel3: Constant<Bits<N>>,
-    cfg_sel4: Constant<Bits<N>>,
-    cfg_sel5: Constant<Bits<N>>,
-    cfg_sel6: Constant<Bits<N>>,
-    cfg_sel7: Constant<Bits<N>>,
-    cfg_sel8: Constant<Bits<N>>,
-    cfg_sel9: Constant<Bits<N>>,
-    cfg_sel10: Constant<Bits<N>>,
-    cfg_sel11: Constant<Bits<N>>,
 
     // Stage 1 -> 2: the event, decoded.
     q1_valid: DFF<Bit>,
@@ -211,14 +196,9 @@ pub struct EntropyBitmapRtl<const N: usize> {
     cand: Signal<Local, Bits<N>>,
     hi: Signal<Local, Bits<N>>,
     lo: Signal<Local, Bits<N>>,
-    pre_hi_xl: Signal<Local, Bits<N>>,
-    pre_hi_xh: Signal<Local, Bits<N>>,
-    pre_hi_u: Signal<Local, Bits<N>>,
-    pre_lo_xl: Signal<Local, Bits<N>>,
-    pre_lo_xh: Signal<Local, Bits<N>>,
-    pre_lo_u: Signal<Local, Bits<N>>,
-    pre_hi: Signal<Local, Bits<N>>,
-    pre_lo: Signal<Local, Bits<N>>,
+    /// The exclusive prefix ORs of `hi` and `lo` (two half-width carry chains each).
+    pre_hi: PrefixOr<N, 2>,
+    pre_lo: PrefixOr<N, 2>,
     hit_hi: Signal<Local, Bit>,
     hit_lo: Signal<Local, Bit>,
     nowrap: Signal<Local, Bit>,
@@ -231,18 +211,15 @@ pub struct EntropyBitmapRtl<const N: usize> {
     /// Stage 1: the scan range and the ACK's entropy as masks.
     pm: Signal<Local, Bits<N>>,
     ack_oh: Signal<Local, Bits<N>>,
-    res_idx: Signal<Local, Bits<16>>,
-    s_idx: Signal<Local, Bits<16>>,
+    /// Stage 3: the choice and the start, one-hot to index.
+    res_enc: OneHotIndex<N, 16>,
+    s_enc: OneHotIndex<N, 16>,
 }
 
 impl<const N: usize> EntropyBitmapRtl<N> {
     /// `reset_interval_ns` 0 = never; `fault_flip` and `fault_reset_keeps_state` only for the
     /// co-sim self-test (`hdl::Fault`).
     pub fn new(reset_interval_ns: u32, fault_flip: bool, fault_reset_keeps_state: bool) -> Self {
-        let mut lo_half = Bits::<N>::default();
-        for i in 0..N / 2 {
-            lo_half = lo_half.replace_bit(i, true);
-        }
         EntropyBitmapRtl {
             clock: Default::default(),
             s_reset: Default::default(),
@@ -277,21 +254,6 @@ impl<const N: usize> EntropyBitmapRtl<N> {
             cfg_bit0: Constant::new(Bits::<N>::default().replace_bit(0, true)),
             cfg_not0: Constant::new(Bits::<N>::mask().replace_bit(0, false)),
             cfg_pow0: Constant::new(bits::<16>(1)),
-            cfg_lo_half: Constant::new(lo_half),
-            cfg_hi_half: Constant::new(!lo_half),
-            cfg_half_n: Constant::new(bits::<16>(N as u64 / 2)),
-            cfg_sel0: Constant::new(crate::index_bit_mask::<N>(0)),
-            cfg_sel1: Constant::new(crate::index_bit_mask::<N>(1)),
-            cfg_sel2: Constant::new(crate::index_bit_mask::<N>(2)),
-            cfg_sel3: Constant::new(crate::index_bit_mask::<N>(3)),
-            cfg_sel4: Constant::new(crate::index_bit_mask::<N>(4)),
-            cfg_sel5: Constant::new(crate::index_bit_mask::<N>(5)),
-            cfg_sel6: Constant::new(crate::index_bit_mask::<N>(6)),
-            cfg_sel7: Constant::new(crate::index_bit_mask::<N>(7)),
-            cfg_sel8: Constant::new(crate::index_bit_mask::<N>(8)),
-            cfg_sel9: Constant::new(crate::index_bit_mask::<N>(9)),
-            cfg_sel10: Constant::new(crate::index_bit_mask::<N>(10)),
-            cfg_sel11: Constant::new(crate::index_bit_mask::<N>(11)),
             q1_valid: Default::default(),
             q1_now: Default::default(),
             q1_reset: Default::default(),
@@ -349,14 +311,8 @@ impl<const N: usize> EntropyBitmapRtl<N> {
             cand: Default::default(),
             hi: Default::default(),
             lo: Default::default(),
-            pre_hi_xl: Default::default(),
-            pre_hi_xh: Default::default(),
-            pre_hi_u: Default::default(),
-            pre_lo_xl: Default::default(),
-            pre_lo_xh: Default::default(),
-            pre_lo_u: Default::default(),
-            pre_hi: Default::default(),
-            pre_lo: Default::default(),
+            pre_hi: PrefixOr::new(SegmentFlag::Reduce),
+            pre_lo: PrefixOr::new(SegmentFlag::Reduce),
             hit_hi: Default::default(),
             hit_lo: Default::default(),
             nowrap: Default::default(),
@@ -368,8 +324,8 @@ impl<const N: usize> EntropyBitmapRtl<N> {
             s_oh_nw: Default::default(),
             pm: Default::default(),
             ack_oh: Default::default(),
-            res_idx: Default::default(),
-            s_idx: Default::default(),
+            res_enc: OneHotIndex::new(),
+            s_enc: OneHotIndex::new(),
         }
     }
 }
@@ -517,40 +473,20 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
         self.cand.next = self.q1_pm_ns.q.val() & (self.q1_kill.q.val() | !self.bm_reg.q.val());
         self.hi.next = self.cand.val() & self.gt.val();
         self.lo.next = self.cand.val() & !self.gt.val();
-        // Exclusive prefix ORs (bit i = any bit below i). `!(x ^ (x - 1))` is the prefix of `x`
-        // (`x - 1` flips the lowest set bit and the zeros below it): a carry chain, which the LUT
-        // mapper cannot serialise as it did log-depth shift-OR stages. Each prefix is taken as two
-        // half-width chains side by side (the upper half's is all ones when the lower half has a
-        // bit): the masks leave each subtraction's upper result bits unused, so synthesis trims
-        // it to half the width, and the chain is half as long.
-        self.pre_hi_xl.next = self.hi.val() & self.cfg_lo_half.val();
-        self.pre_hi_xh.next = self.hi.val() >> self.cfg_half_n.val();
-        self.pre_hi.next = !(self.pre_hi_xl.val() ^ (self.pre_hi_xl.val() - self.cfg_bit0.val()))
-            & self.cfg_lo_half.val();
-        self.pre_hi_u.next = (!(self.pre_hi_xh.val()
-            ^ (self.pre_hi_xh.val() - self.cfg_bit0.val()))
-            & self.cfg_lo_half.val())
-            << self.cfg_half_n.val();
-        if self.pre_hi_xl.val().any() {
-            self.pre_hi.next = self.pre_hi.val() | self.cfg_hi_half.val();
-        } else {
-            self.pre_hi.next = self.pre_hi.val() | self.pre_hi_u.val();
-        }
-        self.pre_lo_xl.next = self.lo.val() & self.cfg_lo_half.val();
-        self.pre_lo_xh.next = self.lo.val() >> self.cfg_half_n.val();
-        self.pre_lo.next = !(self.pre_lo_xl.val() ^ (self.pre_lo_xl.val() - self.cfg_bit0.val()))
-            & self.cfg_lo_half.val();
-        self.pre_lo_u.next = (!(self.pre_lo_xh.val()
-            ^ (self.pre_lo_xh.val() - self.cfg_bit0.val()))
-            & self.cfg_lo_half.val())
-            << self.cfg_half_n.val();
-        if self.pre_lo_xl.val().any() {
-            self.pre_lo.next = self.pre_lo.val() | self.cfg_hi_half.val();
-        } else {
-            self.pre_lo.next = self.pre_lo.val() | self.pre_lo_u.val();
-        }
-        self.hit_hi.next = self.hi.val().any();
-        self.hit_lo.next = self.lo.val().any();
+        // Exclusive prefix ORs (bit i = any bit below i), as carry chains (the LUT mapper
+        // serialised log-depth shift-OR stages), each two half-width chains side by side, the
+        // upper half all ones when the lower has a bit (`PrefixOr`, an OR reduction per half).
+        // Their inputs are `hi` and `lo` written again from the registers: made from this
+        // block's own signals they would close a loop through its one always block in
+        // Verilator's eyes (UNOPTFLAT, see `crate::widgets`); synthesis merges the copies.
+        self.pre_hi.x.next = self.q1_pm_ns.q.val()
+            & (self.q1_kill.q.val() | !self.bm_reg.q.val())
+            & (!self.le_reg.q.val() & self.cfg_not0.val());
+        self.pre_lo.x.next = self.q1_pm_ns.q.val()
+            & (self.q1_kill.q.val() | !self.bm_reg.q.val())
+            & !(!self.le_reg.q.val() & self.cfg_not0.val());
+        self.hit_hi.next = self.pre_hi.any.val();
+        self.hit_lo.next = self.pre_lo.any.val();
         // The start: rr + 1 (gt's lowest bit) when it is below paths, else 0; and the mask
         // of the entropies above it.
         self.nowrap.next = (self.gt.val() & self.q1_pm.q.val()).any();
@@ -563,12 +499,12 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
         self.res_oh.next = self.s_oh.val();
         self.gt_scan.next = self.gos.val();
         if self.hit_lo.val() {
-            self.res_oh.next = self.lo.val() & !self.pre_lo.val();
-            self.gt_scan.next = self.pre_lo.val();
+            self.res_oh.next = self.lo.val() & !self.pre_lo.pre.val();
+            self.gt_scan.next = self.pre_lo.pre.val();
         }
         if self.hit_hi.val() {
-            self.res_oh.next = self.hi.val() & !self.pre_hi.val();
-            self.gt_scan.next = self.pre_hi.val();
+            self.res_oh.next = self.hi.val() & !self.pre_hi.pre.val();
+            self.gt_scan.next = self.pre_hi.pre.val();
         }
         // Whether the start's bit is set (the scan clears it), with both starts' reductions in
         // parallel rather than behind the wrap's own 256-bit reduction.
@@ -620,106 +556,10 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
             }
         }
 
-        // ---- Stage 3: the one-hots to indices (an OR tree per index bit), the output
-        // registers and the malformed-ACK counter.
-        self.res_idx.next = 0.into();
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(0, (self.q2_res_oh.q.val() & self.cfg_sel0.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(1, (self.q2_res_oh.q.val() & self.cfg_sel1.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(2, (self.q2_res_oh.q.val() & self.cfg_sel2.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(3, (self.q2_res_oh.q.val() & self.cfg_sel3.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(4, (self.q2_res_oh.q.val() & self.cfg_sel4.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(5, (self.q2_res_oh.q.val() & self.cfg_sel5.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(6, (self.q2_res_oh.q.val() & self.cfg_sel6.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(7, (self.q2_res_oh.q.val() & self.cfg_sel7.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(8, (self.q2_res_oh.q.val() & self.cfg_sel8.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(9, (self.q2_res_oh.q.val() & self.cfg_sel9.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(10, (self.q2_res_oh.q.val() & self.cfg_sel10.val()).any());
-        self.res_idx.next = self
-            .res_idx
-            .val()
-            .replace_bit(11, (self.q2_res_oh.q.val() & self.cfg_sel11.val()).any());
-        self.s_idx.next = 0.into();
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(0, (self.q2_s_oh.q.val() & self.cfg_sel0.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(1, (self.q2_s_oh.q.val() & self.cfg_sel1.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(2, (self.q2_s_oh.q.val() & self.cfg_sel2.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(3, (self.q2_s_oh.q.val() & self.cfg_sel3.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(4, (self.q2_s_oh.q.val() & self.cfg_sel4.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(5, (self.q2_s_oh.q.val() & self.cfg_sel5.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(6, (self.q2_s_oh.q.val() & self.cfg_sel6.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(7, (self.q2_s_oh.q.val() & self.cfg_sel7.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(8, (self.q2_s_oh.q.val() & self.cfg_sel8.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(9, (self.q2_s_oh.q.val() & self.cfg_sel9.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(10, (self.q2_s_oh.q.val() & self.cfg_sel10.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(11, (self.q2_s_oh.q.val() & self.cfg_sel11.val()).any());
+        // ---- Stage 3: the one-hots to indices (`OneHotIndex`, an OR tree per index bit), the
+        // output registers and the malformed-ACK counter.
+        self.res_enc.x.next = self.q2_res_oh.q.val();
+        self.s_enc.x.next = self.q2_s_oh.q.val();
         if self.advance.val() {
             self.m_valid_reg.d.next = self.q2_valid.q.val();
             self.m_reset_reg.d.next = self.q2_reset.q.val();
@@ -737,14 +577,14 @@ impl<const N: usize> Logic for EntropyBitmapRtl<N> {
                 if self.q2_np.q.val() {
                     self.m_entropy_reg.d.next = self.q2_np_e.q.val();
                 } else {
-                    self.m_entropy_reg.d.next = self.res_idx.val();
+                    self.m_entropy_reg.d.next = self.res_enc.idx.val();
                     self.m_source_reg.d.next = 1.into();
                     if self.q2_start_set.q.val() & !self.q2_hit.q.val() {
                         self.m_source_reg.d.next = 2.into();
                     }
                     self.m_cleared_valid_reg.d.next = self.q2_start_set.q.val();
                     if self.q2_start_set.q.val() {
-                        self.m_cleared_reg.d.next = self.s_idx.val();
+                        self.m_cleared_reg.d.next = self.s_enc.idx.val();
                     }
                 }
             }

@@ -25,6 +25,7 @@ pub mod nic_sender;
 pub mod nic_tx;
 pub mod seq;
 pub mod tx_sched;
+pub mod widgets;
 
 use rust_hdl::prelude::{generate_verilog, Logic};
 use serde::Serialize;
@@ -842,16 +843,6 @@ fn prefixed(b: &Block, prefix: &str) -> String {
         }
     }
     v
-}
-
-/// The mask of the indices in `0..N` whose bit `k` is set: ANDed with a one-hot vector and
-/// OR-reduced, it gives bit `k` of the hot index (the blocks' find-first encoders).
-pub(crate) fn index_bit_mask<const N: usize>(k: usize) -> rust_hdl::prelude::Bits<N> {
-    let mut m = rust_hdl::prelude::Bits::<N>::default();
-    for i in (0..N).filter(|i| (i >> k) & 1 == 1) {
-        m = m.replace_bit(i, true);
-    }
-    m
 }
 
 fn emit<L: Logic + rust_hdl::prelude::Block>(mut uut: L) -> String {

@@ -29,6 +29,7 @@
 use rust_hdl::prelude::*;
 
 use crate::context_pipe_hold::{ContextPipeHold, COMPUTE_STAGE};
+use crate::widgets::{OneHotIndex, PrefixOr, SegmentFlag};
 
 /// Event bits carried through the shell: open, ACK in range, ACK out of range, ECN, choose
 /// (bits 0..5), the ACK's entropy (5..21), `paths` (21..37), `now` (37..69).
@@ -115,30 +116,14 @@ pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
     /// The bit-0 variant is taken when the event ahead's start wrapped (off only in the
     /// co-sim's broken design).
     cfg_wrapclr: Constant<Bit>,
-    /// The lowest quarter of the entropies; the quarters from the second, third and fourth up;
-    /// the quarters' offsets.
+    /// The lowest quarter of the entropies and the quarters' offsets (the in-range test's
+    /// quarter chains).
     cfg_q: Constant<Bits<N>>,
     /// The bit just above the lowest quarter: a quarter's chain borrows into it when empty.
     cfg_qtop: Constant<Bits<N>>,
-    cfg_m1: Constant<Bits<N>>,
-    cfg_m2: Constant<Bits<N>>,
-    cfg_m3: Constant<Bits<N>>,
     cfg_o1: Constant<Bits<16>>,
     cfg_o2: Constant<Bits<16>>,
     cfg_o3: Constant<Bits<16>>,
-    /// `cfg_sel<k>`: the entropies whose index has bit `k` set (the one-hot encoder's masks).
-    cfg_sel0: Constant<Bits<N>>,
-    cfg_sel1: Constant<Bits<N>>,
-    cfg_sel2: Constant<Bits<N>>,
-    cfg_sel3: Constant<Bits<N>>,
-    cfg_sel4: Constant<Bits<N>>,
-    cfg_sel5: Constant<Bits<N>>,
-    cfg_sel6: Constant<Bits<N>>,
-    cfg_sel7: Constant<Bits<N>>,
-    cfg_sel8: Constant<Bits<N>>,
-    cfg_sel9: Constant<Bits<N>>,
-    cfg_sel10: Constant<Bits<N>>,
-    cfg_sel11: Constant<Bits<N>>,
     /// Record offsets: `le`, `next_path`'s valid bit and index, the last reset's time.
     cfg_off_le: Constant<Bits<16>>,
     cfg_off_nv: Constant<Bits<16>>,
@@ -242,38 +227,12 @@ pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
     np1: Signal<Local, Bits<16>>,
     gt_in: Signal<Local, Bits<N>>,
     wc: Signal<Local, Bit>,
-    cand: Signal<Local, Bits<N>>,
     bm1: Signal<Local, Bits<N>>,
-    x: Signal<Local, Bits<N>>,
-    y0: Signal<Local, Bits<N>>,
-    y1: Signal<Local, Bits<N>>,
-    y2: Signal<Local, Bits<N>>,
-    y3: Signal<Local, Bits<N>>,
-    a0: Signal<Local, Bit>,
-    a1: Signal<Local, Bit>,
-    a2: Signal<Local, Bit>,
-    a3: Signal<Local, Bit>,
-    u: Signal<Local, Bits<N>>,
-    hit: Signal<Local, Bit>,
-    z0: Signal<Local, Bits<N>>,
-    z1: Signal<Local, Bits<N>>,
-    z2: Signal<Local, Bits<N>>,
-    z3: Signal<Local, Bits<N>>,
-    b0: Signal<Local, Bit>,
-    b1: Signal<Local, Bit>,
-    b2: Signal<Local, Bit>,
-    b3: Signal<Local, Bit>,
-    lt: Signal<Local, Bits<N>>,
-    has: Signal<Local, Bit>,
+    /// S3: the prefixes of the candidates above rr (`x`) and of the candidates (`cand`), four
+    /// quarter-width carry chains each.
+    pre_x: PrefixOr<N, 4>,
+    pre_c: PrefixOr<N, 4>,
     nowrap: Signal<Local, Bit>,
-    dy0: Signal<Local, Bits<N>>,
-    dy1: Signal<Local, Bits<N>>,
-    dy2: Signal<Local, Bits<N>>,
-    dy3: Signal<Local, Bits<N>>,
-    dz0: Signal<Local, Bits<N>>,
-    dz1: Signal<Local, Bits<N>>,
-    dz2: Signal<Local, Bits<N>>,
-    dz3: Signal<Local, Bits<N>>,
     w: Signal<Local, Bits<N>>,
     dw0: Signal<Local, Bits<N>>,
     dw1: Signal<Local, Bits<N>>,
@@ -288,10 +247,10 @@ pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
     fnb: Signal<Local, Bits<N>>,
     fnv: Signal<Local, Bit>,
     fnp: Signal<Local, Bits<16>>,
-    ans: Signal<Local, Bits<N>>,
-    ans_idx: Signal<Local, Bits<16>>,
     start_set: Signal<Local, Bit>,
-    s_idx: Signal<Local, Bits<16>>,
+    /// O1: the choice and the cleared start, one-hot to index.
+    ans_enc: OneHotIndex<N, L>,
+    s_enc: OneHotIndex<N, L>,
 }
 
 impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
@@ -307,7 +266,6 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
         assert_eq!(1 << L, N);
         assert_eq!(D, record_bits(N));
         let c16 = |v: usize| Constant::new(bits::<16>(v as u64));
-        let sel = |k: usize| Constant::new(crate::index_bit_mask::<N>(k));
         let range = |lo: usize, hi: usize| {
             let mut m = Bits::<N>::default();
             for i in lo..hi {
@@ -357,24 +315,9 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
             cfg_wrapclr: Constant::new(!no_wrap_clear),
             cfg_q: range(0, q),
             cfg_qtop: range(q, q + 1),
-            cfg_m1: range(q, N),
-            cfg_m2: range(2 * q, N),
-            cfg_m3: range(3 * q, N),
             cfg_o1: c16(q),
             cfg_o2: c16(2 * q),
             cfg_o3: c16(3 * q),
-            cfg_sel0: sel(0),
-            cfg_sel1: sel(1),
-            cfg_sel2: sel(2),
-            cfg_sel3: sel(3),
-            cfg_sel4: sel(4),
-            cfg_sel5: sel(5),
-            cfg_sel6: sel(6),
-            cfg_sel7: sel(7),
-            cfg_sel8: sel(8),
-            cfg_sel9: sel(9),
-            cfg_sel10: sel(10),
-            cfg_sel11: sel(11),
             cfg_off_le: c16(N),
             cfg_off_nv: c16(2 * N),
             cfg_off_np: c16(2 * N + 1),
@@ -471,38 +414,10 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
             np1: Default::default(),
             gt_in: Default::default(),
             wc: Default::default(),
-            cand: Default::default(),
             bm1: Default::default(),
-            x: Default::default(),
-            y0: Default::default(),
-            y1: Default::default(),
-            y2: Default::default(),
-            y3: Default::default(),
-            a0: Default::default(),
-            a1: Default::default(),
-            a2: Default::default(),
-            a3: Default::default(),
-            u: Default::default(),
-            hit: Default::default(),
-            z0: Default::default(),
-            z1: Default::default(),
-            z2: Default::default(),
-            z3: Default::default(),
-            b0: Default::default(),
-            b1: Default::default(),
-            b2: Default::default(),
-            b3: Default::default(),
-            lt: Default::default(),
-            has: Default::default(),
+            pre_x: PrefixOr::new(SegmentFlag::Borrow),
+            pre_c: PrefixOr::new(SegmentFlag::Borrow),
             nowrap: Default::default(),
-            dy0: Default::default(),
-            dy1: Default::default(),
-            dy2: Default::default(),
-            dy3: Default::default(),
-            dz0: Default::default(),
-            dz1: Default::default(),
-            dz2: Default::default(),
-            dz3: Default::default(),
             w: Default::default(),
             dw0: Default::default(),
             dw1: Default::default(),
@@ -517,10 +432,9 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
             fnb: Default::default(),
             fnv: Default::default(),
             fnp: Default::default(),
-            ans: Default::default(),
-            ans_idx: Default::default(),
             start_set: Default::default(),
-            s_idx: Default::default(),
+            ans_enc: OneHotIndex::new(),
+            s_enc: OneHotIndex::new(),
         }
     }
 }
@@ -727,10 +641,8 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
         self.gt_in.next = self.l_gt.q.val();
         // The event right ahead cleared bit 0 (its start, wrapped): the variants made in H3.
         self.wc.next = self.pipe.m_hit1.val() & self.f_wrapclr.q.val() & self.cfg_wrapclr.val();
-        self.cand.next = self.q_cand.q.val();
         self.bm1.next = self.q_bm1.q.val();
         if self.wc.val() {
-            self.cand.next = self.cand.val().replace_bit(0, self.q_cand0w.q.val());
             self.bm1.next = self.bm1.val().replace_bit(0, self.q_bm10w.q.val());
         }
         // The start above bit 0 (`rr + 1`, when below paths; the lowest bit of `gt_in` in
@@ -827,66 +739,21 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
         self.q_pm.d.next = self.r3_pm.q.val();
 
         // ---- S3, the loop: the first candidate above rr (`x`), else the first candidate
-        // (`cand`), else the start. Each as four quarter-width carry chains side by side,
-        // `!(y ^ (y - 1))` being the entropies above `y`'s lowest bit (0 when `y` is 0); a
-        // quarter's result is joined with the quarters below by one gate per entropy.
-        self.x.next = self.cand.val() & self.gt_in.val();
-        self.y0.next = self.x.val() & self.cfg_q.val();
-        self.y1.next = (self.x.val() >> self.cfg_o1.val()) & self.cfg_q.val();
-        self.y2.next = (self.x.val() >> self.cfg_o2.val()) & self.cfg_q.val();
-        self.y3.next = (self.x.val() >> self.cfg_o3.val()) & self.cfg_q.val();
-        // A quarter is empty when its chain borrows out (into the bit above it): the flag comes
-        // off the chain, not from a reduction beside it.
-        self.dy0.next = self.y0.val() - self.cfg_bit0.val();
-        self.dy1.next = self.y1.val() - self.cfg_bit0.val();
-        self.dy2.next = self.y2.val() - self.cfg_bit0.val();
-        self.dy3.next = self.y3.val() - self.cfg_bit0.val();
-        self.a0.next = !(self.dy0.val() & self.cfg_qtop.val()).any();
-        self.a1.next = !(self.dy1.val() & self.cfg_qtop.val()).any();
-        self.a2.next = !(self.dy2.val() & self.cfg_qtop.val()).any();
-        self.a3.next = !(self.dy3.val() & self.cfg_qtop.val()).any();
-        self.u.next = (!(self.y0.val() ^ self.dy0.val()) & self.cfg_q.val())
-            | ((!(self.y1.val() ^ self.dy1.val()) & self.cfg_q.val()) << self.cfg_o1.val())
-            | ((!(self.y2.val() ^ self.dy2.val()) & self.cfg_q.val()) << self.cfg_o2.val())
-            | ((!(self.y3.val() ^ self.dy3.val()) & self.cfg_q.val()) << self.cfg_o3.val());
-        if self.a0.val() {
-            self.u.next = self.u.val() | self.cfg_m1.val();
+        // (`cand`), else the start. The entropies above each set's lowest bit are its exclusive
+        // prefix OR (`PrefixOr`: four quarter-width carry chains side by side, a quarter's result
+        // joined with the quarters below by one gate per entropy, a quarter empty when its chain
+        // borrows out). The candidates are written here from the registers (the variant with
+        // bit 0 when `wc`): made from this block's own signals, a widget's input would close a
+        // loop through its one always block in Verilator's eyes (UNOPTFLAT, see
+        // `crate::widgets`).
+        self.pre_c.x.next = self.q_cand.q.val();
+        if self.pipe.m_hit1.val() & self.f_wrapclr.q.val() & self.cfg_wrapclr.val() {
+            self.pre_c.x.next = self.q_cand.q.val().replace_bit(0, self.q_cand0w.q.val());
         }
-        if self.a0.val() | self.a1.val() {
-            self.u.next = self.u.val() | self.cfg_m2.val();
-        }
-        if self.a0.val() | self.a1.val() | self.a2.val() {
-            self.u.next = self.u.val() | self.cfg_m3.val();
-        }
-        self.hit.next = self.a0.val() | self.a1.val() | self.a2.val() | self.a3.val();
-        self.z0.next = self.cand.val() & self.cfg_q.val();
-        self.z1.next = (self.cand.val() >> self.cfg_o1.val()) & self.cfg_q.val();
-        self.z2.next = (self.cand.val() >> self.cfg_o2.val()) & self.cfg_q.val();
-        self.z3.next = (self.cand.val() >> self.cfg_o3.val()) & self.cfg_q.val();
-        self.dz0.next = self.z0.val() - self.cfg_bit0.val();
-        self.dz1.next = self.z1.val() - self.cfg_bit0.val();
-        self.dz2.next = self.z2.val() - self.cfg_bit0.val();
-        self.dz3.next = self.z3.val() - self.cfg_bit0.val();
-        self.b0.next = !(self.dz0.val() & self.cfg_qtop.val()).any();
-        self.b1.next = !(self.dz1.val() & self.cfg_qtop.val()).any();
-        self.b2.next = !(self.dz2.val() & self.cfg_qtop.val()).any();
-        self.b3.next = !(self.dz3.val() & self.cfg_qtop.val()).any();
-        self.lt.next = (!(self.z0.val() ^ self.dz0.val()) & self.cfg_q.val())
-            | ((!(self.z1.val() ^ self.dz1.val()) & self.cfg_q.val()) << self.cfg_o1.val())
-            | ((!(self.z2.val() ^ self.dz2.val()) & self.cfg_q.val()) << self.cfg_o2.val())
-            | ((!(self.z3.val() ^ self.dz3.val()) & self.cfg_q.val()) << self.cfg_o3.val());
-        if self.b0.val() {
-            self.lt.next = self.lt.val() | self.cfg_m1.val();
-        }
-        if self.b0.val() | self.b1.val() {
-            self.lt.next = self.lt.val() | self.cfg_m2.val();
-        }
-        if self.b0.val() | self.b1.val() | self.b2.val() {
-            self.lt.next = self.lt.val() | self.cfg_m3.val();
-        }
-        self.has.next = self.b0.val() | self.b1.val() | self.b2.val() | self.b3.val();
+        self.pre_x.x.next = self.pre_c.x.val() & self.l_gt.q.val();
         // The start: rr + 1 when below paths, else 0; the mask above it.
-        // Whether an entropy above rr is in range, by the same quarter borrows.
+        // Whether an entropy above rr is in range, by quarter borrows as in `PrefixOr` (the
+        // flags only, no prefix).
         self.w.next = self.gt_in.val() & self.q_pm.q.val();
         self.dw0.next = (self.w.val() & self.cfg_q.val()) - self.cfg_bit0.val();
         self.dw1.next =
@@ -911,10 +778,10 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
             self.gtn.next = self.q_npt.q.val();
         }
         if self.q_scan.q.val() {
-            if self.hit.val() {
-                self.gtn.next = self.u.val();
-            } else if self.has.val() {
-                self.gtn.next = self.lt.val();
+            if self.pre_x.any.val() {
+                self.gtn.next = self.pre_x.pre.val();
+            } else if self.pre_c.any.val() {
+                self.gtn.next = self.pre_c.pre.val();
             } else {
                 self.gtn.next = self.st.val();
             }
@@ -962,7 +829,7 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
         self.o1_s.d.next = self.s_oh.val();
         // Whether the start's bit was set (it is cleared) is an output only: made in O1.
         self.o1_bm1.d.next = self.bm1.val();
-        self.o1_has.d.next = self.has.val();
+        self.o1_has.d.next = self.pre_c.any.val();
         self.o1_reset.d.next =
             self.pipe.m_write.val() & !self.q_open.q.val() & self.q_reset.q.val();
         self.o1_ack_bad.d.next =
@@ -972,107 +839,10 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
         // ---- O1: the choice (the entropy just below the new mask's lowest bit) and the
         // cleared start as indices, into the output registers; every field 0 unless its event
         // set it.
-        self.ans.next = !self.o1_gt.q.val()
+        self.ans_enc.x.next = !self.o1_gt.q.val()
             & ((self.o1_gt.q.val() >> self.cfg_one16.val()) | self.cfg_top.val());
+        self.s_enc.x.next = self.o1_s.q.val();
         self.start_set.next = (self.o1_bm1.q.val() & self.o1_s.q.val()).any();
-        self.ans_idx.next = 0.into();
-        self.s_idx.next = 0.into();
-        self.ans_idx.next = self
-            .ans_idx
-            .val()
-            .replace_bit(0, (self.ans.val() & self.cfg_sel0.val()).any());
-        self.ans_idx.next = self
-            .ans_idx
-            .val()
-            .replace_bit(1, (self.ans.val() & self.cfg_sel1.val()).any());
-        self.ans_idx.next = self
-            .ans_idx
-            .val()
-            .replace_bit(2, (self.ans.val() & self.cfg_sel2.val()).any());
-        self.ans_idx.next = self
-            .ans_idx
-            .val()
-            .replace_bit(3, (self.ans.val() & self.cfg_sel3.val()).any());
-        self.ans_idx.next = self
-            .ans_idx
-            .val()
-            .replace_bit(4, (self.ans.val() & self.cfg_sel4.val()).any());
-        self.ans_idx.next = self
-            .ans_idx
-            .val()
-            .replace_bit(5, (self.ans.val() & self.cfg_sel5.val()).any());
-        self.ans_idx.next = self
-            .ans_idx
-            .val()
-            .replace_bit(6, (self.ans.val() & self.cfg_sel6.val()).any());
-        self.ans_idx.next = self
-            .ans_idx
-            .val()
-            .replace_bit(7, (self.ans.val() & self.cfg_sel7.val()).any());
-        self.ans_idx.next = self
-            .ans_idx
-            .val()
-            .replace_bit(8, (self.ans.val() & self.cfg_sel8.val()).any());
-        self.ans_idx.next = self
-            .ans_idx
-            .val()
-            .replace_bit(9, (self.ans.val() & self.cfg_sel9.val()).any());
-        self.ans_idx.next = self
-            .ans_idx
-            .val()
-            .replace_bit(10, (self.ans.val() & self.cfg_sel10.val()).any());
-        self.ans_idx.next = self
-            .ans_idx
-            .val()
-            .replace_bit(11, (self.ans.val() & self.cfg_sel11.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(0, (self.o1_s.q.val() & self.cfg_sel0.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(1, (self.o1_s.q.val() & self.cfg_sel1.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(2, (self.o1_s.q.val() & self.cfg_sel2.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(3, (self.o1_s.q.val() & self.cfg_sel3.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(4, (self.o1_s.q.val() & self.cfg_sel4.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(5, (self.o1_s.q.val() & self.cfg_sel5.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(6, (self.o1_s.q.val() & self.cfg_sel6.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(7, (self.o1_s.q.val() & self.cfg_sel7.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(8, (self.o1_s.q.val() & self.cfg_sel8.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(9, (self.o1_s.q.val() & self.cfg_sel9.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(10, (self.o1_s.q.val() & self.cfg_sel10.val()).any());
-        self.s_idx.next = self
-            .s_idx
-            .val()
-            .replace_bit(11, (self.o1_s.q.val() & self.cfg_sel11.val()).any());
         self.out_valid.d.next = self.o1_valid.q.val();
         self.out_bad.d.next = self.o1_bad.q.val();
         self.out_conn.d.next = self.o1_conn.q.val();
@@ -1087,14 +857,14 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
             self.out_entropy.d.next = self.o1_np.q.val();
         }
         if self.o1_scan.q.val() {
-            self.out_entropy.d.next = self.ans_idx.val();
+            self.out_entropy.d.next = bit_cast::<16, L>(self.ans_enc.idx.val());
             self.out_source.d.next = 2.into();
             if self.o1_has.q.val() {
                 self.out_source.d.next = 1.into();
             }
             self.out_cleared_valid.d.next = self.start_set.val();
             if self.start_set.val() {
-                self.out_cleared.d.next = self.s_idx.val();
+                self.out_cleared.d.next = bit_cast::<16, L>(self.s_enc.idx.val());
             }
             self.out_paths.d.next = self.o1_paths.q.val();
         }

@@ -26,6 +26,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::widgets::{OneHotIndex, PrefixOr, SegmentFlag};
+
 /// Connections per group.
 pub const GROUP: usize = 32;
 
@@ -59,12 +61,6 @@ pub struct TxSchedRtl<const G: usize, const H: usize> {
 
     /// `connections`.
     cfg_conns: Constant<Bits<17>>,
-    /// The positions (0..32) whose bit 0..5 is set: the index of a one-hot bit.
-    cfg_pos0: Constant<Bits<32>>,
-    cfg_pos1: Constant<Bits<32>>,
-    cfg_pos2: Constant<Bits<32>>,
-    cfg_pos3: Constant<Bits<32>>,
-    cfg_pos4: Constant<Bits<32>>,
     /// The fault variant: a search result is not dropped when a group is loaded.
     cfg_keep_stale: Constant<Bit>,
 
@@ -105,24 +101,26 @@ pub struct TxSchedRtl<const G: usize, const H: usize> {
     cur_one: DFF<Bit>,
 
     rest: Signal<Local, Bits<32>>,
-    low: Signal<Local, Bits<32>>,
-    idx: Signal<Local, Bits<16>>,
+    /// The candidate's position in the group: the lowest bit of `cur`, one-hot to index.
+    pos: OneHotIndex<GROUP, 5>,
     /// Bits set in `cur` and in `nxt_mask`, saturated at 3 (no carry chain).
     count_cur: Count3,
     count_nxt: Count3,
     take: Signal<Local, Bit>,
     load: Signal<Local, Bit>,
     found: Signal<Local, Bits<16>>,
-    found_cur: Signal<Local, Bits<16>>,
-    found_nxt: Signal<Local, Bits<16>>,
+    /// Stage 3: each search's group (`sel`, one-hot or zero) as its number, and the groups
+    /// after it (the exclusive prefix OR of `sel`, one carry chain).
+    found_cur: OneHotIndex<G, 16>,
+    found_nxt: OneHotIndex<G, 16>,
+    after_c: PrefixOr<G, 1>,
+    after_n: PrefixOr<G, 1>,
     first_hi: Signal<Local, Bits<G>>,
     first_lo: Signal<Local, Bits<G>>,
     /// The mask and the groups after, for each search's group (chosen last: the choice
     /// does not stand in front of the wide mux).
     mask_cur: Signal<Local, Bits<32>>,
     mask_nxt: Signal<Local, Bits<32>>,
-    after_c: Signal<Local, Bits<G>>,
-    after_n: Signal<Local, Bits<G>>,
     after: Signal<Local, Bits<G>>,
     mask: Signal<Local, Bits<32>>,
     word: Signal<Local, Bits<32>>,
@@ -134,13 +132,6 @@ impl<const G: usize, const H: usize> TxSchedRtl<G, H> {
     pub fn new(connections: u32, keep_stale: bool) -> Self {
         assert_eq!(H, GROUP * G);
         assert!(connections as usize <= H && G >= 16 && G.is_power_of_two());
-        let pos = |k: usize| {
-            Constant::new(bits(
-                (0..GROUP as u64)
-                    .filter(|p| p >> k & 1 == 1)
-                    .fold(0, |m, p| m | 1 << p),
-            ))
-        };
         TxSchedRtl {
             clock: Default::default(),
             s_reset: Default::default(),
@@ -152,11 +143,6 @@ impl<const G: usize, const H: usize> TxSchedRtl<G, H> {
             m_cand_id: Default::default(),
             cfg_conns: Constant::new(bits(connections as u64)),
             cfg_keep_stale: Constant::new(keep_stale),
-            cfg_pos0: pos(0),
-            cfg_pos1: pos(1),
-            cfg_pos2: pos(2),
-            cfg_pos3: pos(3),
-            cfg_pos4: pos(4),
             work: Default::default(),
             any: Default::default(),
             after_cur: Default::default(),
@@ -179,21 +165,20 @@ impl<const G: usize, const H: usize> TxSchedRtl<G, H> {
             cur_any: Default::default(),
             cur_one: Default::default(),
             rest: Default::default(),
-            low: Default::default(),
-            idx: Default::default(),
+            pos: OneHotIndex::new(),
             count_cur: Default::default(),
             count_nxt: Default::default(),
             take: Default::default(),
             load: Default::default(),
             found: Default::default(),
-            found_cur: Default::default(),
-            found_nxt: Default::default(),
+            found_cur: OneHotIndex::new(),
+            found_nxt: OneHotIndex::new(),
+            after_c: PrefixOr::new(SegmentFlag::Reduce),
+            after_n: PrefixOr::new(SegmentFlag::Reduce),
             first_hi: Default::default(),
             first_lo: Default::default(),
             mask_cur: Default::default(),
             mask_nxt: Default::default(),
-            after_c: Default::default(),
-            after_n: Default::default(),
             after: Default::default(),
             mask: Default::default(),
             word: Default::default(),
@@ -212,37 +197,20 @@ impl<const G: usize, const H: usize> Logic for TxSchedRtl<G, H> {
             cur, cur_any, cur_one
         );
 
-        // ---- The candidate: the lowest set bit of `cur` (`rest`: `cur` without it).
+        // ---- The candidate: the lowest set bit of `cur` (`rest`: `cur` without it), and its
+        // position (`OneHotIndex`). The lowest bit is made for the widget from the register
+        // (not from `rest`): made from this block's own signals, a widget's input would close a
+        // loop through its one always block in Verilator's eyes (UNOPTFLAT, see
+        // `crate::widgets`).
         self.rest.next = self.cur.q.val() & (self.cur.q.val() - 1);
-        self.low.next = self.cur.q.val() & !self.rest.val();
+        self.pos.x.next = self.cur.q.val() & !(self.cur.q.val() & (self.cur.q.val() - 1));
         self.count_cur.s_x.next = self.cur.q.val();
         self.count_nxt.s_x.next = self.nxt_mask.q.val();
-        // Bit k of the index: the one-hot bit sits where position bit k is set.
-        self.idx.next = 0.into();
-        self.idx.next = self
-            .idx
-            .val()
-            .replace_bit(0, (self.low.val() & self.cfg_pos0.val()).any());
-        self.idx.next = self
-            .idx
-            .val()
-            .replace_bit(1, (self.low.val() & self.cfg_pos1.val()).any());
-        self.idx.next = self
-            .idx
-            .val()
-            .replace_bit(2, (self.low.val() & self.cfg_pos2.val()).any());
-        self.idx.next = self
-            .idx
-            .val()
-            .replace_bit(3, (self.low.val() & self.cfg_pos3.val()).any());
-        self.idx.next = self
-            .idx
-            .val()
-            .replace_bit(4, (self.low.val() & self.cfg_pos4.val()).any());
         self.m_cand_valid.next = self.cur_any.q.val();
         self.m_cand_id.next = 0.into();
         if self.cur_any.q.val() {
-            self.m_cand_id.next = (self.cur_group.q.val() << 5) | self.idx.val();
+            self.m_cand_id.next =
+                (self.cur_group.q.val() << 5) | bit_cast::<16, 5>(self.pos.idx.val());
         }
 
         // ---- The take and the load: `cur` is empty after this cycle, and `nxt` holds a group.
@@ -270,33 +238,32 @@ impl<const G: usize, const H: usize> Logic for TxSchedRtl<G, H> {
             self.sel_nxt.d.next = self.first_hi.val();
         }
 
-        // ---- Stage 3, for the search launched two cycles ago: the group found, its mask
-        // now, and the groups after it (all bits above the one-hot `sel`), for each search;
-        // the one for the group served now is kept.
-        self.found_cur.next = 0.into();
-        self.found_nxt.next = 0.into();
+        // ---- Stage 3, for the search launched two cycles ago: the group found (`OneHotIndex`),
+        // its mask now, and the groups after it (all bits above the one-hot `sel`: its
+        // exclusive prefix OR, `PrefixOr`), for each search; the one for the group served now
+        // is kept.
+        self.found_cur.x.next = self.sel_cur.q.val();
+        self.found_nxt.x.next = self.sel_nxt.q.val();
+        self.after_c.x.next = self.sel_cur.q.val();
+        self.after_n.x.next = self.sel_nxt.q.val();
         self.mask_cur.next = 0.into();
         self.mask_nxt.next = 0.into();
         for g in 0..G {
             self.word.next = self.work.q.val().get_bits::<32>(32 * g);
             if self.sel_cur.q.val().get_bit(g) {
                 self.mask_cur.next = self.mask_cur.val() | self.word.val();
-                self.found_cur.next = self.found_cur.val() | g.to_bits::<16>();
             }
             if self.sel_nxt.q.val().get_bit(g) {
                 self.mask_nxt.next = self.mask_nxt.val() | self.word.val();
-                self.found_nxt.next = self.found_nxt.val() | g.to_bits::<16>();
             }
         }
-        self.after_c.next = !(self.sel_cur.q.val() | (self.sel_cur.q.val() - 1));
-        self.after_n.next = !(self.sel_nxt.q.val() | (self.sel_nxt.q.val() - 1));
-        self.found.next = self.found_cur.val();
+        self.found.next = self.found_cur.idx.val();
         self.mask.next = self.mask_cur.val();
-        self.after.next = self.after_c.val();
+        self.after.next = self.after_c.pre.val();
         if self.load2.q.val() {
-            self.found.next = self.found_nxt.val();
+            self.found.next = self.found_nxt.idx.val();
             self.mask.next = self.mask_nxt.val();
-            self.after.next = self.after_n.val();
+            self.after.next = self.after_n.pre.val();
         }
 
         // ---- Per group, any bit.

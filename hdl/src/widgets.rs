@@ -1,0 +1,361 @@
+//! Small combinational widgets for the RTL idioms that several blocks share, each written
+//! once: the index of a one-hot vector ([`OneHotIndex`]) and the exclusive prefix OR as
+//! carry chains ([`PrefixOr`]). Each is a rust-hdl sub-block (its own Verilog module, inside
+//! the block that uses it): the caller drives `x` and reads the outputs in the same cycle.
+
+use rust_hdl::prelude::*;
+
+/// The mask of the positions in `0..N` whose index has bit `k` set: ANDed with a one-hot
+/// vector and OR-reduced, it gives bit `k` of the hot position's index.
+fn index_bit_mask<const N: usize>(k: usize) -> Bits<N> {
+    let mut m = Bits::<N>::default();
+    for i in (0..N).filter(|i| (i >> k) & 1 == 1) {
+        m = m.replace_bit(i, true);
+    }
+    m
+}
+
+/// The index of the set bit of a one-hot vector (combinational): bit `k` of `idx` is an OR
+/// tree over the bits of `x` whose position has bit `k` set (`x` ANDed with a constant mask,
+/// reduced), `B` trees side by side, no priority and no carry chain.
+///
+/// - `x` zero: `idx` is 0 (the same as for bit 0 set; callers that need to tell them apart
+///   keep a valid bit of their own).
+/// - more than one bit set: `idx` is the bitwise OR of the set bits' positions (not any one
+///   of them); callers give it one-hot vectors only.
+///
+/// `N <= 2^B`; bits of `idx` at or above `log2 N` are 0 (their masks are empty).
+#[derive(LogicBlock)]
+pub struct OneHotIndex<const N: usize, const B: usize> {
+    /// The one-hot vector.
+    pub x: Signal<In, Bits<N>>,
+    /// The position of its set bit.
+    pub idx: Signal<Out, Bits<B>>,
+    /// `sel[k]`: the positions whose index has bit `k` set.
+    sel: [Constant<Bits<N>>; B],
+}
+
+impl<const N: usize, const B: usize> OneHotIndex<N, B> {
+    pub fn new() -> Self {
+        assert!(N >= 1 && B >= 1 && B <= 32 && N <= 1 << B);
+        OneHotIndex {
+            x: Default::default(),
+            idx: Default::default(),
+            sel: std::array::from_fn(|k| Constant::new(index_bit_mask::<N>(k))),
+        }
+    }
+}
+
+impl<const N: usize, const B: usize> Default for OneHotIndex<N, B> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize, const B: usize> Logic for OneHotIndex<N, B> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.idx.next = 0.into();
+        for k in 0..B {
+            self.idx.next = self
+                .idx
+                .val()
+                .replace_bit(k, (self.x.val() & self.sel[k].val()).any());
+        }
+    }
+}
+
+/// How [`PrefixOr`] tells that a segment of `x` has a set bit (the segments above it are
+/// then all ones in the prefix). Both give the same values; the blocks were timed with the
+/// one they use, so each keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SegmentFlag {
+    /// An OR reduction of the segment beside its chain (`entropy_bitmap`).
+    Reduce,
+    /// The segment's chain borrows out, into the bit above the segment: the flag comes off
+    /// the chain (`nic_entropy`). Needs at least two segments (a whole-width chain has no bit
+    /// above it).
+    Borrow,
+}
+
+/// The exclusive prefix OR of `x` (combinational): bit `i` of `pre` is set when some bit of
+/// `x` below `i` is set (bit 0 is always 0; `x` zero gives 0); the inclusive one is
+/// `pre | x`. `any` is set when some bit of `x` is.
+///
+/// Made as carry chains, not log-depth shift-OR stages (which the LUT mapper serialised):
+/// `!(y ^ (y - 1))` is the prefix of `y` (`y - 1` flips the lowest set bit and the zeros
+/// below it). `x` is cut into `S` segments of `N / S` bits, each with a chain of its own side
+/// by side (shorter chains; the masks leave each subtraction's upper bits unused, so synthesis
+/// trims it to the segment's width), and a segment's prefix is joined with the segments below
+/// it by one gate per bit: every bit of a segment is set when a segment below it has a bit
+/// ([`SegmentFlag`] says how that is found). `S = 1` is a single chain over the whole vector.
+#[derive(LogicBlock)]
+pub struct PrefixOr<const N: usize, const S: usize> {
+    /// The vector.
+    pub x: Signal<In, Bits<N>>,
+    /// Bit `i`: some bit of `x` below `i` is set.
+    pub pre: Signal<Out, Bits<N>>,
+    /// Some bit of `x` is set.
+    pub any: Signal<Out, Bit>,
+    /// 1: [`SegmentFlag::Borrow`], 0: [`SegmentFlag::Reduce`].
+    cfg_borrow: Constant<Bit>,
+    /// The lowest segment's bits, the bit just above them, and 1.
+    cfg_seg: Constant<Bits<N>>,
+    cfg_seg_top: Constant<Bits<N>>,
+    cfg_one: Constant<Bits<N>>,
+    /// Per segment: its lowest bit's position, and the bits of the segments above it.
+    cfg_off: [Constant<Bits<16>>; S],
+    cfg_above: [Constant<Bits<N>>; S],
+    /// The segment being made (moved down to bit 0), minus 1, and whether it has a bit.
+    y: Signal<Local, Bits<N>>,
+    dy: Signal<Local, Bits<N>>,
+    has: Signal<Local, Bit>,
+}
+
+impl<const N: usize, const S: usize> PrefixOr<N, S> {
+    pub fn new(flag: SegmentFlag) -> Self {
+        assert!(S >= 1 && N % S == 0 && N / S >= 1 && N < 1 << 16);
+        assert!(
+            flag == SegmentFlag::Reduce || S >= 2,
+            "a borrow flag needs a bit above the segment"
+        );
+        let w = N / S;
+        let ones_from = |lo: usize| {
+            let mut m = Bits::<N>::default();
+            for i in lo..N {
+                m = m.replace_bit(i, true);
+            }
+            m
+        };
+        let mut seg = Bits::<N>::default();
+        for i in 0..w {
+            seg = seg.replace_bit(i, true);
+        }
+        let seg_top = if w < N {
+            Bits::<N>::default().replace_bit(w, true)
+        } else {
+            Bits::<N>::default()
+        };
+        PrefixOr {
+            x: Default::default(),
+            pre: Default::default(),
+            any: Default::default(),
+            cfg_borrow: Constant::new(flag == SegmentFlag::Borrow),
+            cfg_seg: Constant::new(seg),
+            cfg_seg_top: Constant::new(seg_top),
+            cfg_one: Constant::new(Bits::<N>::default().replace_bit(0, true)),
+            cfg_off: std::array::from_fn(|s| Constant::new(bits::<16>((s * w) as u64))),
+            cfg_above: std::array::from_fn(|s| Constant::new(ones_from((s + 1) * w))),
+            y: Default::default(),
+            dy: Default::default(),
+            has: Default::default(),
+        }
+    }
+}
+
+impl<const N: usize, const S: usize> Logic for PrefixOr<N, S> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.pre.next = 0.into();
+        self.any.next = false;
+        for s in 0..S {
+            self.y.next = (self.x.val() >> self.cfg_off[s].val()) & self.cfg_seg.val();
+            self.dy.next = self.y.val() - self.cfg_one.val();
+            if self.cfg_borrow.val() {
+                self.has.next = !(self.dy.val() & self.cfg_seg_top.val()).any();
+            } else {
+                self.has.next = self.y.val().any();
+            }
+            self.pre.next = self.pre.val()
+                | ((!(self.y.val() ^ self.dy.val()) & self.cfg_seg.val()) << self.cfg_off[s].val());
+            if self.has.val() {
+                self.pre.next = self.pre.val() | self.cfg_above[s].val();
+            }
+            self.any.next = self.any.val() | self.has.val();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::Command;
+
+    /// Simulates `verilog` (module `name`, input `x` of `n` bits, outputs `outs` with their
+    /// widths) in Icarus for every input value below `2^n`, and returns the outputs per input.
+    fn every_input(name: &str, verilog: &str, n: usize, outs: &[(&str, usize)]) -> Vec<Vec<u64>> {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../target/gate")
+            .join(format!("widget_{name}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut tb = format!("module tb;\n  reg [{}:0] x;\n  integer i;\n", n - 1);
+        for (o, w) in outs {
+            tb.push_str(&format!("  wire [{}:0] {o};\n", w - 1));
+        }
+        let conns: Vec<String> = std::iter::once("x".to_string())
+            .chain(outs.iter().map(|(o, _)| o.to_string()))
+            .map(|p| format!(".{p}({p})"))
+            .collect();
+        tb.push_str(&format!("  {name} uut({});\n", conns.join(", ")));
+        let fmt: Vec<&str> = outs.iter().map(|_| "%0d").collect();
+        let args: Vec<&str> = outs.iter().map(|(o, _)| *o).collect();
+        tb.push_str(&format!(
+            "  initial begin\n    for (i = 0; i < {}; i = i + 1) begin\n      x = i; #1 \
+             $display(\"{}\", {});\n    end\n  end\nendmodule\n",
+            1u64 << n,
+            fmt.join(" "),
+            args.join(", ")
+        ));
+        std::fs::write(dir.join("dut.v"), verilog).unwrap();
+        std::fs::write(dir.join("tb.v"), tb).unwrap();
+        let out = Command::new("iverilog")
+            .args(["-g2005", "-s", "tb", "-o"])
+            .arg(dir.join("a.out"))
+            .arg(dir.join("tb.v"))
+            .arg(dir.join("dut.v"))
+            .output()
+            .expect("iverilog not found (make deps)");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let out = Command::new("vvp").arg(dir.join("a.out")).output().unwrap();
+        let rows: Vec<Vec<u64>> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| l.split_whitespace().map(|v| v.parse().unwrap()).collect())
+            .collect();
+        assert_eq!(rows.len(), 1 << n);
+        rows
+    }
+
+    /// Generates `uut` as module `name`, lints it as the blocks are linted, and returns its
+    /// Verilog.
+    fn generated<L: Logic + Block>(name: &str, uut: L) -> String {
+        let mut b = crate::finish(name, &crate::emit(uut), 0);
+        b.verilog = crate::dollar_free(&b.verilog).unwrap();
+        crate::gate::lint(&b, &format!("widget_{name}"));
+        b.verilog
+    }
+
+    /// The plain reference: the OR of the set bits' positions (0 for none).
+    fn index_reference(x: u64) -> u64 {
+        (0..64).filter(|i| x >> i & 1 == 1).fold(0, |a, i| a | i)
+    }
+
+    /// The plain reference: bit `i` set when some bit of `x` below `i` is.
+    fn prefix_reference(x: u64, n: usize) -> u64 {
+        (0..n)
+            .filter(|&i| x & ((1u64 << i) - 1) != 0)
+            .fold(0, |a, i| a | 1 << i)
+    }
+
+    #[test]
+    fn one_hot_index_every_input() {
+        // Every 8- and 12-bit vector (zero, one-hot and more than one bit): the index exact
+        // (B = log2 N), narrower than a 16-bit index (B wider than needed) and on a vector
+        // that is not a power of two wide.
+        let v = generated("ohi_8_3", OneHotIndex::<8, 3>::new());
+        for (x, row) in every_input("ohi_8_3", &v, 8, &[("idx", 3)])
+            .iter()
+            .enumerate()
+        {
+            assert_eq!(row[0], index_reference(x as u64), "x {x:#x}");
+        }
+        let v = generated("ohi_8_16", OneHotIndex::<8, 16>::new());
+        for (x, row) in every_input("ohi_8_16", &v, 8, &[("idx", 16)])
+            .iter()
+            .enumerate()
+        {
+            assert_eq!(row[0], index_reference(x as u64), "x {x:#x}");
+        }
+        let v = generated("ohi_12_4", OneHotIndex::<12, 4>::new());
+        let rows = every_input("ohi_12_4", &v, 12, &[("idx", 4)]);
+        for (x, row) in rows.iter().enumerate() {
+            assert_eq!(row[0], index_reference(x as u64), "x {x:#x}");
+        }
+        // The documented cases, spelled out.
+        assert_eq!(rows[0][0], 0, "zero gives 0");
+        assert_eq!(rows[1 << 11][0], 11);
+        assert_eq!(
+            rows[(1 << 5) | (1 << 10)][0],
+            5 | 10,
+            "two bits: the OR of positions"
+        );
+    }
+
+    #[test]
+    fn prefix_or_every_input() {
+        // Every 8- and 16-bit vector, for each segment count and both segment flags.
+        for (name, v, n) in [
+            (
+                "po_8_1",
+                generated("po_8_1", PrefixOr::<8, 1>::new(SegmentFlag::Reduce)),
+                8,
+            ),
+            (
+                "po_8_2r",
+                generated("po_8_2r", PrefixOr::<8, 2>::new(SegmentFlag::Reduce)),
+                8,
+            ),
+            (
+                "po_8_2b",
+                generated("po_8_2b", PrefixOr::<8, 2>::new(SegmentFlag::Borrow)),
+                8,
+            ),
+            (
+                "po_8_4b",
+                generated("po_8_4b", PrefixOr::<8, 4>::new(SegmentFlag::Borrow)),
+                8,
+            ),
+            (
+                "po_8_8b",
+                generated("po_8_8b", PrefixOr::<8, 8>::new(SegmentFlag::Borrow)),
+                8,
+            ),
+            (
+                "po_16_2r",
+                generated("po_16_2r", PrefixOr::<16, 2>::new(SegmentFlag::Reduce)),
+                16,
+            ),
+            (
+                "po_16_4b",
+                generated("po_16_4b", PrefixOr::<16, 4>::new(SegmentFlag::Borrow)),
+                16,
+            ),
+        ] {
+            let rows = every_input(name, &v, n, &[("pre", n), ("any", 1)]);
+            for (x, row) in rows.iter().enumerate() {
+                let x = x as u64;
+                assert_eq!(row[0], prefix_reference(x, n), "{name}: pre of {x:#x}");
+                assert_eq!(row[1], u64::from(x != 0), "{name}: any of {x:#x}");
+            }
+        }
+    }
+
+    /// The checks can fail: a chain with the wrong segment joined (the flag ignored) and an
+    /// index with one mask wrong are caught.
+    #[test]
+    fn broken_widgets_are_caught() {
+        let v = generated("po_broken", PrefixOr::<8, 2>::new(SegmentFlag::Reduce));
+        let broken = v.replacen(
+            "localparam  cfg_above__0 = 8'hf0;",
+            "localparam  cfg_above__0 = 8'h70;",
+            1,
+        );
+        assert_ne!(broken, v, "the lower segment's join mask");
+        let rows = every_input("po_broken", &broken, 8, &[("pre", 8), ("any", 1)]);
+        assert!(rows
+            .iter()
+            .enumerate()
+            .any(|(x, row)| row[0] != prefix_reference(x as u64, 8)));
+        let v = generated("ohi_broken", OneHotIndex::<8, 3>::new());
+        let broken = v.replacen("8'hcc", "8'hc8", 1);
+        assert_ne!(broken, v, "bit 1's mask");
+        let rows = every_input("ohi_broken", &broken, 8, &[("idx", 3)]);
+        assert!(rows
+            .iter()
+            .enumerate()
+            .any(|(x, row)| row[0] != index_reference(x as u64)));
+    }
+}
