@@ -2,6 +2,14 @@
 //! once: the index of a one-hot vector ([`OneHotIndex`]) and the exclusive prefix OR as
 //! carry chains ([`PrefixOr`]). Each is a rust-hdl sub-block (its own Verilog module, inside
 //! the block that uses it): the caller drives `x` and reads the outputs in the same cycle.
+//!
+//! **Drive `x` from registers.** rust-hdl writes a block's logic as one `always @(*)`, and
+//! Verilator keeps in one piece the statements linked through the signals that block assigns.
+//! When `x` is made from such a signal that also meets a widget's output, the piece both
+//! drives the widget and reads it, a false combinational loop to Verilator (`UNOPTFLAT`, and a
+//! slower simulation). So a caller writes `x` as an expression of registers, ports, constants
+//! and other sub-blocks' outputs (repeating a local's expression if need be: synthesis merges
+//! the copies); the blocks' gates lint for it.
 
 use rust_hdl::prelude::*;
 
@@ -114,7 +122,7 @@ pub struct PrefixOr<const N: usize, const S: usize> {
 
 impl<const N: usize, const S: usize> PrefixOr<N, S> {
     pub fn new(flag: SegmentFlag) -> Self {
-        assert!(S >= 1 && N % S == 0 && N / S >= 1 && N < 1 << 16);
+        assert!(S >= 1 && N >= S && N.is_multiple_of(S) && N < 1 << 16);
         assert!(
             flag == SegmentFlag::Reduce || S >= 2,
             "a borrow flag needs a bit above the segment"
@@ -250,35 +258,43 @@ mod tests {
             .fold(0, |a, i| a | 1 << i)
     }
 
+    /// `OneHotIndex<N, B>` simulated for every `N`-bit input against [`index_reference`];
+    /// returns `idx` per input.
+    fn check_index<const N: usize, const B: usize>() -> Vec<u64> {
+        let name = format!("ohi_{N}_{B}");
+        let v = generated(&name, OneHotIndex::<N, B>::new());
+        let rows = every_input(&name, &v, N, &[("idx", B)]);
+        for (x, row) in rows.iter().enumerate() {
+            assert_eq!(row[0], index_reference(x as u64), "{name}: x {x:#x}");
+        }
+        rows.into_iter().map(|r| r[0]).collect()
+    }
+
+    /// `PrefixOr<N, S>` simulated for every `N`-bit input against [`prefix_reference`].
+    fn check_prefix<const N: usize, const S: usize>(flag: SegmentFlag) {
+        let name = format!("po_{N}_{S}_{flag:?}");
+        let v = generated(&name, PrefixOr::<N, S>::new(flag));
+        let rows = every_input(&name, &v, N, &[("pre", N), ("any", 1)]);
+        for (x, row) in rows.iter().enumerate() {
+            let x = x as u64;
+            assert_eq!(row[0], prefix_reference(x, N), "{name}: pre of {x:#x}");
+            assert_eq!(row[1], u64::from(x != 0), "{name}: any of {x:#x}");
+        }
+    }
+
     #[test]
     fn one_hot_index_every_input() {
-        // Every 8- and 12-bit vector (zero, one-hot and more than one bit): the index exact
-        // (B = log2 N), narrower than a 16-bit index (B wider than needed) and on a vector
-        // that is not a power of two wide.
-        let v = generated("ohi_8_3", OneHotIndex::<8, 3>::new());
-        for (x, row) in every_input("ohi_8_3", &v, 8, &[("idx", 3)])
-            .iter()
-            .enumerate()
-        {
-            assert_eq!(row[0], index_reference(x as u64), "x {x:#x}");
-        }
-        let v = generated("ohi_8_16", OneHotIndex::<8, 16>::new());
-        for (x, row) in every_input("ohi_8_16", &v, 8, &[("idx", 16)])
-            .iter()
-            .enumerate()
-        {
-            assert_eq!(row[0], index_reference(x as u64), "x {x:#x}");
-        }
-        let v = generated("ohi_12_4", OneHotIndex::<12, 4>::new());
-        let rows = every_input("ohi_12_4", &v, 12, &[("idx", 4)]);
-        for (x, row) in rows.iter().enumerate() {
-            assert_eq!(row[0], index_reference(x as u64), "x {x:#x}");
-        }
+        // Every vector (zero, one-hot and more than one bit set): the index exactly as wide as
+        // needed, wider (16 bits, as the entropy bitmaps use it), and on a vector that is not a
+        // power of two wide.
+        check_index::<8, 3>();
+        check_index::<8, 16>();
+        let idx = check_index::<12, 4>();
         // The documented cases, spelled out.
-        assert_eq!(rows[0][0], 0, "zero gives 0");
-        assert_eq!(rows[1 << 11][0], 11);
+        assert_eq!(idx[0], 0, "zero gives 0");
+        assert_eq!(idx[1 << 11], 11);
         assert_eq!(
-            rows[(1 << 5) | (1 << 10)][0],
+            idx[(1 << 5) | (1 << 10)],
             5 | 10,
             "two bits: the OR of positions"
         );
@@ -286,55 +302,21 @@ mod tests {
 
     #[test]
     fn prefix_or_every_input() {
-        // Every 8- and 16-bit vector, for each segment count and both segment flags.
-        for (name, v, n) in [
-            (
-                "po_8_1",
-                generated("po_8_1", PrefixOr::<8, 1>::new(SegmentFlag::Reduce)),
-                8,
-            ),
-            (
-                "po_8_2r",
-                generated("po_8_2r", PrefixOr::<8, 2>::new(SegmentFlag::Reduce)),
-                8,
-            ),
-            (
-                "po_8_2b",
-                generated("po_8_2b", PrefixOr::<8, 2>::new(SegmentFlag::Borrow)),
-                8,
-            ),
-            (
-                "po_8_4b",
-                generated("po_8_4b", PrefixOr::<8, 4>::new(SegmentFlag::Borrow)),
-                8,
-            ),
-            (
-                "po_8_8b",
-                generated("po_8_8b", PrefixOr::<8, 8>::new(SegmentFlag::Borrow)),
-                8,
-            ),
-            (
-                "po_16_2r",
-                generated("po_16_2r", PrefixOr::<16, 2>::new(SegmentFlag::Reduce)),
-                16,
-            ),
-            (
-                "po_16_4b",
-                generated("po_16_4b", PrefixOr::<16, 4>::new(SegmentFlag::Borrow)),
-                16,
-            ),
-        ] {
-            let rows = every_input(name, &v, n, &[("pre", n), ("any", 1)]);
-            for (x, row) in rows.iter().enumerate() {
-                let x = x as u64;
-                assert_eq!(row[0], prefix_reference(x, n), "{name}: pre of {x:#x}");
-                assert_eq!(row[1], u64::from(x != 0), "{name}: any of {x:#x}");
-            }
-        }
+        // Every vector, for each segment count and both segment flags (the blocks use 1
+        // segment with `Reduce`, 2 with `Reduce` and 4 with `Borrow`).
+        check_prefix::<8, 1>(SegmentFlag::Reduce);
+        check_prefix::<8, 2>(SegmentFlag::Reduce);
+        check_prefix::<8, 2>(SegmentFlag::Borrow);
+        check_prefix::<8, 4>(SegmentFlag::Reduce);
+        check_prefix::<8, 4>(SegmentFlag::Borrow);
+        check_prefix::<8, 8>(SegmentFlag::Borrow);
+        check_prefix::<16, 1>(SegmentFlag::Reduce);
+        check_prefix::<16, 2>(SegmentFlag::Reduce);
+        check_prefix::<16, 4>(SegmentFlag::Borrow);
     }
 
-    /// The checks can fail: a chain with the wrong segment joined (the flag ignored) and an
-    /// index with one mask wrong are caught.
+    /// The checks can fail: a prefix whose join mask for the lower segment misses a bit, and
+    /// an index with one mask wrong, are caught.
     #[test]
     fn broken_widgets_are_caught() {
         let v = generated("po_broken", PrefixOr::<8, 2>::new(SegmentFlag::Reduce));
