@@ -156,6 +156,8 @@ pub struct LoadTableRtl<
     /// Fault injection for the co-sim self-test: 1 leaves the epoch clock alone on `s_reset`
     /// (the rows written before it stay). 0 in products.
     cfg_fault_reset_keeps_rows: Constant<Bit>,
+    /// The sign bit of the epoch compare's EPOCH_BITS + 1-bit difference.
+    cfg_idx_epoch: Constant<Bits<16>>,
 
     ram: ContextRam<RW>,
     /// The epoch clock: the tick count the rows' ages are measured in (ticks since power-on,
@@ -208,8 +210,13 @@ pub struct LoadTableRtl<
     p3_d1: DFF<Bits<4>>,
     /// Stage 3 takes the row of the packet two ahead (else `p3_row`).
     p3_f0: DFF<Bit>,
-    /// The chosen row is K or more slots old (all zero for this packet).
+    /// The forwarded row chosen is K or more slots old (0 when none is chosen).
     p3_old: DFF<Bit>,
+    /// A forwarded row is chosen (then `p3_old` holds whether it is K or more slots old).
+    p3_any_fwd: DFF<Bit>,
+    /// The RAM row is K or more slots old: the 48-bit compare's carry chain straight into this
+    /// register (with the hits' select after it in stage 2, that was the critical path).
+    p3_ram_old: DFF<Bit>,
     p4_valid: DFF<Bit>,
     p4_bad: DFF<Bit>,
     p4_link: DFF<Bits<16>>,
@@ -256,6 +263,8 @@ pub struct LoadTableRtl<
     tick_next: Signal<Local, Bits<EPOCH_BITS>>,
     bad0: Signal<Local, Bit>,
     epoch: Signal<Local, Bits<EPOCH_BITS>>,
+    /// `(T - K) - epoch` one bit wider: its top bit set when the epoch is after `T - K`.
+    epoch_diff: Signal<Local, Bits<49>>,
     w3: Signal<Local, Bit>,
     w4: Signal<Local, Bit>,
     sel_row: Signal<Local, Bits<KW>>,
@@ -283,7 +292,6 @@ pub struct LoadTableRtl<
     e_cur: Signal<Local, Bits<W>>,
     e_cur_f: Signal<Local, Bits<W>>,
     e_cur_s: Signal<Local, Bits<W>>,
-    e_old: Signal<Local, Bits<W>>,
     e_dx: Signal<Local, Bits<W2>>,
     e_sum_f: Signal<Local, Bits<W2>>,
     e_sum_s: Signal<Local, Bits<W2>>,
@@ -304,10 +312,6 @@ pub struct LoadTableRtl<
     e_psum: Signal<Local, Bits<PW1>>,
     e_path: Signal<Local, Bits<PW>>,
     new_row: Signal<Local, Bits<KW>>,
-    /// The loop's next row: `new_row` before the `update` gate (the loop register only loads
-    /// it on a write, which implies `update`), so the gate stays off the loop.
-    loop_next: Signal<Local, Bits<KW>>,
-    e_loop: Signal<Local, Bits<W>>,
     new_path: Signal<Local, Bits<KP>>,
     sat_mask: Signal<Local, Bits<16>>,
     write: Signal<Local, Bit>,
@@ -387,6 +391,7 @@ impl<
             cfg_fault_no_fwd: Constant::new(fault_no_fwd),
             cfg_k48: Constant::new(bits(K as u64)),
             cfg_fault_reset_keeps_rows: Constant::new(fault_reset_keeps_rows),
+            cfg_idx_epoch: c16(EPOCH_BITS),
             ram: ContextRam::new(links as usize),
             tick_reg: Default::default(),
             ticks_reg: Default::default(),
@@ -428,6 +433,8 @@ impl<
             p3_d1: Default::default(),
             p3_f0: Default::default(),
             p3_old: Default::default(),
+            p3_any_fwd: Default::default(),
+            p3_ram_old: Default::default(),
             p4_valid: Default::default(),
             p4_bad: Default::default(),
             p4_link: Default::default(),
@@ -468,6 +475,7 @@ impl<
             tick_next: Default::default(),
             bad0: Default::default(),
             epoch: Default::default(),
+            epoch_diff: Default::default(),
             w3: Default::default(),
             w4: Default::default(),
             sel_row: Default::default(),
@@ -495,7 +503,6 @@ impl<
             e_cur: Default::default(),
             e_cur_f: Default::default(),
             e_cur_s: Default::default(),
-            e_old: Default::default(),
             e_dx: Default::default(),
             e_sum_f: Default::default(),
             e_sum_s: Default::default(),
@@ -516,8 +523,6 @@ impl<
             e_psum: Default::default(),
             e_path: Default::default(),
             new_row: Default::default(),
-            loop_next: Default::default(),
-            e_loop: Default::default(),
             new_path: Default::default(),
             sat_mask: Default::default(),
             write: Default::default(),
@@ -586,6 +591,8 @@ impl<
             p3_d1,
             p3_f0,
             p3_old,
+            p3_any_fwd,
+            p3_ram_old,
             p4_valid,
             p4_bad,
             p4_link,
@@ -681,9 +688,11 @@ impl<
         // compares were made in stage 1). Stage 3's choice (the newest hit, its age, whether it
         // is K or more slots old) is made here, so stage 3 only selects and shifts under
         // registered controls.
-        // age >= K is `epoch <= T - K` (T - K registered in stage 1; never when T < K), one
-        // comparison instead of a subtraction and a comparison; the age's low bits are a 4-bit
-        // difference.
+        // age >= K is `epoch <= T - K` (T - K registered in stage 1; never when T < K): one
+        // comparison, not a 48-bit age and a comparison; the age's low bits are a 4-bit
+        // difference. The comparison is the sign of a subtraction one bit wider, which Yosys
+        // maps to a carry chain (it mapped `<=` to LUTs, and ABC put the hits' select after
+        // them), registered on its own (`p3_ram_old`); stage 3 combines it with the hits'.
         self.epoch.next = bit_cast::<EPOCH_BITS, RW>(self.p2_raw.q.val());
         self.p3_row.d.next = bit_cast::<KW, RW>(self.p2_raw.q.val() >> self.cfg_epoch_bits.val());
         self.w3.next = self.p3_valid.q.val() & !self.p3_bad.q.val() & self.p3_upd.q.val();
@@ -713,7 +722,14 @@ impl<
             - bit_cast::<4, EPOCH_BITS>(self.fwd2_t.q.val());
         self.sel_age2.next = bit_cast::<4, EPOCH_BITS>(self.p2_t.q.val())
             - bit_cast::<4, EPOCH_BITS>(self.epoch.val());
-        self.sel_old2.next = self.p2_tge.q.val() & (self.epoch.val() <= self.p2_tk.q.val());
+        self.epoch_diff.next = bit_cast::<49, EPOCH_BITS>(self.p2_tk.q.val())
+            - bit_cast::<49, EPOCH_BITS>(self.epoch.val());
+        self.p3_ram_old.d.next = self.p2_tge.q.val()
+            & !self
+                .epoch_diff
+                .val()
+                .get_bit(self.cfg_idx_epoch.val().index());
+        self.sel_old2.next = false;
         // The newest hit wins. The rows of the packets three to five ahead are in fwd0..2 now
         // (fwd1..3 in stage 3), so they are selected here, with the RAM row, into `p3_row`;
         // stage 3 only chooses between that and the packet two ahead's (then in fwd0).
@@ -740,6 +756,7 @@ impl<
         }
         self.p3_age.d.next = self.sel_age2.val();
         self.p3_old.d.next = self.sel_old2.val();
+        self.p3_any_fwd.d.next = self.h2.val() | self.h3.val() | self.h4.val() | self.h5.val();
         self.p3_valid.d.next = self.p2_valid.q.val();
         self.p3_bad.d.next = self.p2_bad.q.val();
         self.p3_link.d.next = self.p2_link.q.val();
@@ -757,7 +774,8 @@ impl<
             self.sel_row.next = self.fwd0_row.q.val();
         }
         self.sel_age.next = self.p3_age.q.val();
-        self.sel_old.next = self.p3_old.q.val();
+        self.sel_old.next =
+            self.p3_old.q.val() | (!self.p3_any_fwd.q.val() & self.p3_ram_old.q.val());
         self.sh1.next = self.sel_row.val();
         if self.sel_age.val().get_bit(0) {
             self.sh1.next = self.sel_row.val() >> self.cfg_sh1.val();
@@ -785,7 +803,13 @@ impl<
         self.p4_link.d.next = self.p3_link.q.val();
         self.p4_upd.d.next = self.p3_upd.q.val();
         self.p4_fb.d.next = self.p3_fb.q.val();
-        self.p4_deltas.d.next = self.p3_deltas.q.val();
+        // Without an update the deltas are zeroed here, so that stage 4's sum is the row itself
+        // (never saturated) and no `update` gate follows the sum: with the gate, the three LUT
+        // levels after the adder were the critical path (the row into `fwd0_row`).
+        self.p4_deltas.d.next = 0.into();
+        if self.p3_upd.q.val() {
+            self.p4_deltas.d.next = self.p3_deltas.q.val();
+        }
         self.p4_path.d.next = self.p3_path.q.val();
         self.p4_t.d.next = self.p3_t.q.val();
 
@@ -798,7 +822,6 @@ impl<
         self.fw_w.next = self.loop_row.q.val();
         self.dl_w.next = self.p4_deltas.q.val();
         self.new_row.next = 0.into();
-        self.loop_next.next = 0.into();
         self.sat_mask.next = 0.into();
         for k in 0..K {
             self.e_cur.next = self.cur_w.val().get_bits::<W>(0);
@@ -845,32 +868,23 @@ impl<
             if self.e_over_s.val() {
                 self.e_new_s.next = self.cfg_load_max.val();
             }
-            // Select: the candidate, then update or not.
+            // Select the candidate. No `update` gate after it: a packet without an update
+            // has its deltas zeroed in stage 3, so its sum is its row, unsaturated.
             self.e_sat.next = self.e_neg.val() | self.e_over.val();
-            self.e_old.next = self.e_cur.val();
             if self.p4_hit1.q.val() {
                 if self.p4_d1.q.val() {
                     self.e_new.next = self.e_new_s.val();
                     self.e_sat.next = self.e_neg_s.val() | self.e_over_s.val();
-                    self.e_old.next = self.e_cur_s.val();
                 } else {
                     self.e_new.next = self.e_new_f.val();
                     self.e_sat.next = self.e_neg_f.val() | self.e_over_f.val();
-                    self.e_old.next = self.e_cur_f.val();
                 }
-            }
-            self.e_loop.next = self.e_new.val();
-            if !self.p4_upd.q.val() {
-                self.e_new.next = self.e_old.val();
-                self.e_sat.next = false;
             }
             if self.e_sat.val() {
                 self.sat_mask.next = self.sat_mask.val().replace_bit(k, true);
             }
             self.new_row.next = (self.new_row.val() >> self.cfg_w.val())
                 | (bit_cast::<KW, W>(self.e_new.val()) << self.cfg_top_row.val());
-            self.loop_next.next = (self.loop_next.val() >> self.cfg_w.val())
-                | (bit_cast::<KW, W>(self.e_loop.val()) << self.cfg_top_row.val());
             self.cur_w.next = self.cur_w.val() >> self.cfg_w.val();
             self.fw_w.next = self.fw_w.val() >> self.cfg_w.val();
             self.dl_w.next = self.dl_w.val() >> self.cfg_w1.val();
@@ -889,7 +903,7 @@ impl<
         self.fwd0_row.d.next = self.new_row.val();
         self.loop_row.d.next = self.loop_row.q.val();
         if self.write.val() {
-            self.loop_row.d.next = self.loop_next.val();
+            self.loop_row.d.next = self.new_row.val();
         }
         self.fwd1_valid.d.next = self.fwd0_valid.q.val();
         self.fwd1_link.d.next = self.fwd0_link.q.val();
@@ -941,21 +955,22 @@ impl<
                 self.m_sat_reg.d.next = self.p5_sat.q.val();
             }
         }
-        // The saturation count, as a 16-bit population count (SWAR) in two halves: pairs and
-        // nibbles here, bytes and the sum with the counter in the next cycle.
+        // The saturation count, as a 16-bit population count (SWAR) in two halves: pairs,
+        // nibbles and bytes here, their sum with the counter in the next cycle (with the bytes
+        // there too, the counter's path was the critical one once stage 2's was shortened).
         self.pc1.next = (self.p5_sat.q.val() & self.cfg_m55.val())
             + ((self.p5_sat.q.val() >> self.cfg_s1.val()) & self.cfg_m55.val());
-        self.sat_pc_reg.d.next = (self.pc1.val() & self.cfg_m33.val())
+        self.pc2.next = (self.pc1.val() & self.cfg_m33.val())
             + ((self.pc1.val() >> self.cfg_s2.val()) & self.cfg_m33.val());
+        self.sat_pc_reg.d.next =
+            (self.pc2.val() + (self.pc2.val() >> self.cfg_s4.val())) & self.cfg_m0f.val();
         if !self.p5_valid.q.val() | self.p5_bad.q.val() {
             self.sat_pc_reg.d.next = 0.into();
         }
 
         // ---- Counters: from the output stage, so they count the packets before the one shown.
-        self.pc2.next = (self.sat_pc_reg.q.val() + (self.sat_pc_reg.q.val() >> self.cfg_s4.val()))
-            & self.cfg_m0f.val();
-        self.pc3.next =
-            (self.pc2.val() + (self.pc2.val() >> self.cfg_s8.val())) & self.cfg_m1f.val();
+        self.pc3.next = (self.sat_pc_reg.q.val() + (self.sat_pc_reg.q.val() >> self.cfg_s8.val()))
+            & self.cfg_m1f.val();
         self.sat_count_reg.d.next = self.sat_count_reg.q.val() + bit_cast::<32, 16>(self.pc3.val());
         if self.m_valid_reg.q.val() & self.m_bad_reg.q.val() {
             self.bad_count_reg.d.next = self.bad_count_reg.q.val() + self.cfg_one32.val();
