@@ -56,7 +56,6 @@ impl<const N: usize> Logic for PsnBelow<N> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::process::Command;
 
     /// The generated comparator, simulated in Icarus, against the spec's rule at every
     /// distance around the half space and at the ends, with the new rule and the old one.
@@ -73,7 +72,6 @@ mod tests {
             let v = crate::finish("psn_below", &crate::emit(PsnBelow::<4>::new(old)), 0).verilog;
             let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
                 .join(format!("../target/gate/psn_below_{old}"));
-            std::fs::create_dir_all(&dir).unwrap();
             let mut tb = String::from(
                 "module tb;\n  reg [31:0] d;\n  wire [3:0] below;\n  \
                  psn_below uut(.d(d), .below(below));\n  initial begin\n",
@@ -84,22 +82,7 @@ mod tests {
                 ));
             }
             tb.push_str("  end\nendmodule\n");
-            std::fs::write(dir.join("psn_below.v"), &v).unwrap();
-            std::fs::write(dir.join("tb.v"), &tb).unwrap();
-            let out = Command::new("iverilog")
-                .args(["-g2005", "-s", "tb", "-o"])
-                .arg(dir.join("a.out"))
-                .arg(dir.join("tb.v"))
-                .arg(dir.join("psn_below.v"))
-                .output()
-                .expect("iverilog not found (make deps)");
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let out = Command::new("vvp").arg(dir.join("a.out")).output().unwrap();
-            let text = String::from_utf8_lossy(&out.stdout);
+            let text = crate::gate::icarus_run(&dir, &tb, &v);
             let rows: Vec<&str> = text.lines().collect();
             assert_eq!(rows.len(), ds.len(), "{text}");
             for (d, row) in ds.iter().zip(rows) {

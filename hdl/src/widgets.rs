@@ -187,7 +187,6 @@ impl<const N: usize, const S: usize> Logic for PrefixOr<N, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::process::Command;
 
     /// Simulates `verilog` (module `name`, input `x` of `n` bits, outputs `outs` with their
     /// widths) in Icarus for every input value below `2^n`, and returns the outputs per input.
@@ -195,7 +194,6 @@ mod tests {
         let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../target/gate")
             .join(format!("widget_{name}"));
-        std::fs::create_dir_all(&dir).unwrap();
         let mut tb = format!("module tb;\n  reg [{}:0] x;\n  integer i;\n", n - 1);
         for (o, w) in outs {
             tb.push_str(&format!("  wire [{}:0] {o};\n", w - 1));
@@ -214,22 +212,8 @@ mod tests {
             fmt.join(" "),
             args.join(", ")
         ));
-        std::fs::write(dir.join("dut.v"), verilog).unwrap();
-        std::fs::write(dir.join("tb.v"), tb).unwrap();
-        let out = Command::new("iverilog")
-            .args(["-g2005", "-s", "tb", "-o"])
-            .arg(dir.join("a.out"))
-            .arg(dir.join("tb.v"))
-            .arg(dir.join("dut.v"))
-            .output()
-            .expect("iverilog not found (make deps)");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let out = Command::new("vvp").arg(dir.join("a.out")).output().unwrap();
-        let rows: Vec<Vec<u64>> = String::from_utf8_lossy(&out.stdout)
+        let out = crate::gate::icarus_run(&dir, &tb, verilog);
+        let rows: Vec<Vec<u64>> = out
             .lines()
             .map(|l| l.split_whitespace().map(|v| v.parse().unwrap()).collect())
             .collect();
