@@ -764,19 +764,7 @@ pub fn assert_fault_is_caught<B: CosimBlock, D1: Dut, D2: Dut>(
 ) -> String {
     let m = run(broken, &model, 0, stim, "broken-selftest")
         .expect_err("the broken RTL passed co-simulation");
-    let text = m.to_string();
-    assert!(text.contains("first mismatch at cycle"), "{text}");
-    assert!(text.contains("<-- differs"), "{text}");
-    let vcd = m.vcd.as_ref().expect("a VCD of the failing run");
-    assert!(
-        std::fs::metadata(vcd)
-            .map(|md| md.len() > 0)
-            .unwrap_or(false),
-        "{}",
-        vcd.display()
-    );
-    run(good, &model, 0, stim, "broken-selftest-good").unwrap_or_else(|m| panic!("{m}"));
-    text
+    full_report_and_good_passes(&m, good, &model, stim)
 }
 
 /// [`assert_fault_is_caught`] on the first of `stims` on which `broken` fails (a fault whose
@@ -789,14 +777,42 @@ pub fn assert_fault_is_caught_on_some<B: CosimBlock, D1: Dut, D2: Dut>(
     model: impl Fn() -> B,
     stims: &[Vec<B::Stim>],
 ) -> (usize, String) {
-    let i = stims
+    let (i, m) = stims
         .iter()
-        .position(|stim| run(broken, &model, 0, stim, "broken-search").is_err())
+        .enumerate()
+        .find_map(|(i, stim)| {
+            run(broken, &model, 0, stim, "broken-selftest")
+                .err()
+                .map(|m| (i, m))
+        })
         .unwrap_or_else(|| {
             panic!(
                 "the broken RTL passed co-simulation on all {} stimuli",
                 stims.len()
             )
         });
-    (i, assert_fault_is_caught(broken, good, model, &stims[i]))
+    (i, full_report_and_good_passes(&m, good, &model, &stims[i]))
+}
+
+/// The self-tests' checks on a broken design's mismatch `m` on `stim`: a full report (a
+/// differing port and a non-empty VCD), and `good` passing on the same stimulus.
+fn full_report_and_good_passes<B: CosimBlock, D: Dut>(
+    m: &Mismatch,
+    good: fn(bool) -> D,
+    model: &impl Fn() -> B,
+    stim: &[B::Stim],
+) -> String {
+    let text = m.to_string();
+    assert!(text.contains("first mismatch at cycle"), "{text}");
+    assert!(text.contains("<-- differs"), "{text}");
+    let vcd = m.vcd.as_ref().expect("a VCD of the failing run");
+    assert!(
+        std::fs::metadata(vcd)
+            .map(|md| md.len() > 0)
+            .unwrap_or(false),
+        "{}",
+        vcd.display()
+    );
+    run(good, model, 0, stim, "broken-selftest-good").unwrap_or_else(|m| panic!("{m}"));
+    text
 }
