@@ -177,6 +177,9 @@ impl Config {
         use Side::{Receive, Send};
         let paths = self.entropy_bitmap.max_paths;
         let pb = self.paths_bits();
+        // The entropy bitmaps keep `rr` as two masks: its group of `2^ceil(pb / 2)` entropies
+        // among the groups, and its offset in that group (`hdl::nic_entropy::group_width`).
+        let group = 1u32 << pb.div_ceil(2);
         let w = self.sack.rx_window;
         let wb = self.rx_window_bits();
         // A packet's length is 1..=MTU, and the MTU is a power of two.
@@ -204,7 +207,8 @@ impl Config {
             (Send, "nic_sender", "record", "short_len", 16),
             (Send, "nic_sender", "record", "lost_view", BYTES_BITS),
             (Send, "nic_entropy", "record", "bitmap", paths),
-            (Send, "nic_entropy", "record", "le", paths),
+            (Send, "nic_entropy", "record", "g_le", paths / group),
+            (Send, "nic_entropy", "record", "o_le", group),
             (Send, "nic_entropy", "record", "next_path_valid", 1),
             (Send, "nic_entropy", "record", "next_path", pb),
             (Send, "nic_entropy", "record", "last_reset_ts", TIME_BITS),
@@ -276,7 +280,7 @@ mod tests {
         let rams = l.rams();
         assert_eq!(rams.len(), 10);
         let widths: Vec<u32> = rams.iter().map(|r| r.bits).collect();
-        assert_eq!(widths, [566, 553, 64, 64, 96, 32, 32, 32, 33, 377]);
+        assert_eq!(widths, [566, 329, 64, 64, 96, 32, 32, 32, 33, 377]);
         let ebr: u32 = widths.iter().map(|b| b.div_ceil(18)).sum();
         assert_eq!(l.total_ebr(), ebr);
         assert_eq!(l.ebr(Side::Receive), 377_u32.div_ceil(18));
@@ -296,9 +300,10 @@ mod tests {
         c.entropy_bitmap.max_paths *= 2;
         let l = c.nic_context();
         // The senders' acknowledged bits and one more bit in each of their five offsets; the
-        // entropy bitmaps' two masks and one more bit of their next path.
+        // entropy bitmaps' bitmap, `rr`'s offset mask (16 to 32 bits; its group mask stays 16)
+        // and one more bit of their next path.
         assert_eq!(l.ram_bits("nic_sender", "record"), 566 + 256 + 5);
-        assert_eq!(l.ram_bits("nic_entropy", "record"), 553 + 2 * 256 + 1);
+        assert_eq!(l.ram_bits("nic_entropy", "record"), 329 + 256 + 16 + 1);
         // The receive bitmap, and one more bit of ooo_base.
         assert_eq!(l.bits(Side::Receive), base.bits(Side::Receive) + 256 + 1);
         assert_eq!(l.per_psn_length_bits, 2 * base.per_psn_length_bits);

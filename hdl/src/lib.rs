@@ -385,7 +385,7 @@ fn nic_cwnd_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
 }
 
 fn nic_entropy_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
-    use nic_entropy::{record_bits, NicEntropyRtl as E};
+    use nic_entropy::{group_width, record_bits, NicEntropyRtl as E};
     let (conns, reset) = (cfg.nic.connections, cfg.bitmap_reset_interval_ns());
     let nf = match opts.fault {
         Some(Fault::NicEntropyNoForward(d)) => Some(d),
@@ -394,7 +394,13 @@ fn nic_entropy_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     let nwc = opts.fault == Some(Fault::NicEntropyNoWrapClear);
     macro_rules! make {
         ($N:literal, $L:literal) => {
-            emit(E::<$N, $L, { record_bits($N) }>::new(conns, reset, nf, nwc))
+            emit(E::<
+                $N,
+                $L,
+                { record_bits($N) },
+                { group_width($N) },
+                { $N / group_width($N) },
+            >::new(conns, reset, nf, nwc))
         };
     }
     let raw = match cfg.entropy_bitmap.max_paths {

@@ -9,22 +9,26 @@
 //!  H3: the candidate set (clear bits in range) from the record the events 2+ ahead left and what
 //!      the event right ahead (in S3 now) does to it: its reset, ACK and its start's bit cleared
 //!  S3 (the loop): the first candidate above rr, else the first candidate, else the start
-//!      (short carry chains, `rr` as the mask of the entropies above it) ─► s_next, the loop's mask
+//!      (`rr` as a group and an offset: a find in its group, a find over the groups above it,
+//!      each group's prefix made beside the loop) ─► s_next, the loop's masks
 //!  O1: the choice and the cleared bit as indices ─► output registers ─► m_*
 //! ```
 //!
 //! **The record** (`docs/blocks/nic_entropy.md`, "Context record"): the bitmap (`N` bits), `rr`
-//! as the mask of the entropies up to it (`le`, bit 0 unused: the all-zero record is `rr` 0),
-//! `next_path` (valid + index) and the time of the last periodic reset, `2N + log2 N + 33` bits.
+//! as two masks, the groups up to its group (`g_le`, `N / W` bits) and the offsets up to its
+//! offset in the group (`o_le`, `W` bits; [`group_width`]), bit 0 of each unused so that the
+//! all-zero record is `rr` 0, `next_path` (valid + index) and the time of the last periodic
+//! reset: `N + N / W + W + log2 N + 33` bits.
 //! A fresh bitmap is all zeros, so the sweep and an open write zeros.
 //!
 //! **The step** is the stand-alone block's (`entropy_bitmap`): the periodic reset, then the ACK,
 //! then the choice. The choice does not depend on whether the start's bit was set: it is the
 //! first clear bit in range above `rr`, else the first clear bit in range, else the start (every
 //! bit set; the model's scan clears the start and comes back to it). So the loop needs only
-//! `rr` (as a mask, `gt`) and the candidate set, which is known a stage before it: every input
-//! to it is a register or the event right ahead's select of two (`docs/blocks/nic_entropy.md`,
-//! "The loop").
+//! `rr` and the candidate set, which is known a stage before it: every input to it is a
+//! register or the event right ahead's select of two (`docs/blocks/nic_entropy.md`, "The
+//! loop"). `rr` is kept as its group (one-hot, and the groups above it) and the offsets above
+//! it in its group, so the loop's vectors are `W` or `N / W` bits wide (16 at 256 paths).
 
 use rust_hdl::prelude::*;
 
@@ -38,16 +42,29 @@ pub const EVENT_BITS: usize = 69;
 /// Latency: S0..S2, H1..H3, S3, O1, and the output register.
 pub const LATENCY: u32 = COMPUTE_STAGE + 2;
 
-/// Record bits at `n` paths: the bitmap, `rr` as a mask, `next_path`'s valid bit and index, the
-/// last reset's time (`docs/blocks/nic_entropy.md`, "Context record"; the NIC's planning table,
-/// `strack_config::context`, still counts `rr` as an index).
-pub const fn record_bits(n: usize) -> usize {
-    2 * n + n.trailing_zeros() as usize + 1 + 32
+/// The width of a group of entropies at `n` paths (`2^ceil(log2 n / 2)`: 16 at 256 paths, so
+/// that the groups and the entropies in one are vectors of about `sqrt(n)` bits).
+pub const fn group_width(n: usize) -> usize {
+    1 << n.trailing_zeros().div_ceil(2)
 }
 
-/// See the module documentation. `N` = `max_paths`, `L` = `log2 N`, `D` = [`record_bits`]`(N)`.
+/// Record bits at `n` paths: the bitmap, `rr` as two masks (its group among the groups, its
+/// offset in the group), `next_path`'s valid bit and index, the last reset's time
+/// (`docs/blocks/nic_entropy.md`, "Context record").
+pub const fn record_bits(n: usize) -> usize {
+    n + n / group_width(n) + group_width(n) + n.trailing_zeros() as usize + 1 + 32
+}
+
+/// See the module documentation. `N` = `max_paths`, `L` = `log2 N`, `D` = [`record_bits`]`(N)`,
+/// `W` = [`group_width`]`(N)`, `G` = `N / W` (the groups).
 #[derive(LogicBlock)]
-pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
+pub struct NicEntropyRtl<
+    const N: usize,
+    const L: usize,
+    const D: usize,
+    const W: usize,
+    const G: usize,
+> {
     pub clock: Signal<In, Clock>,
 
     /// Drop the events in flight before S3, sweep every connection to a fresh bitmap.
@@ -109,23 +126,29 @@ pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
     cfg_eight: Constant<Bits<16>>,
     cfg_ones: Constant<Bits<N>>,
     cfg_bit0: Constant<Bits<N>>,
-    cfg_not0: Constant<Bits<N>>,
-    cfg_top: Constant<Bits<N>>,
     cfg_one16: Constant<Bits<16>>,
+    /// The same masks over the groups (`g`) and over the offsets in a group (`w`).
+    cfg_onesg: Constant<Bits<G>>,
+    cfg_bit0g: Constant<Bits<G>>,
+    cfg_not0g: Constant<Bits<G>>,
+    cfg_onesw: Constant<Bits<W>>,
+    cfg_bit0w: Constant<Bits<W>>,
+    cfg_not0w: Constant<Bits<W>>,
+    cfg_topw: Constant<Bits<W>>,
+    /// `log2 W` and `W - 1`: an index's group and offset.
+    cfg_lw: Constant<Bits<16>>,
+    cfg_wm1: Constant<Bits<16>>,
+    /// Per group: its entropies, and its lowest entropy's position.
+    cfg_gmask: [Constant<Bits<N>>; G],
+    cfg_goff: [Constant<Bits<16>>; G],
     cfg_zero_rec: Constant<Bits<D>>,
     /// The bit-0 variant is taken when the event ahead's start wrapped (off only in the
     /// co-sim's broken design).
     cfg_wrapclr: Constant<Bit>,
-    /// The lowest quarter of the entropies and the quarters' offsets (the in-range test's
-    /// quarter chains).
-    cfg_q: Constant<Bits<N>>,
-    /// The bit just above the lowest quarter: a quarter's chain borrows into it when empty.
-    cfg_qtop: Constant<Bits<N>>,
-    cfg_o1: Constant<Bits<16>>,
-    cfg_o2: Constant<Bits<16>>,
-    cfg_o3: Constant<Bits<16>>,
-    /// Record offsets: `le`, `next_path`'s valid bit and index, the last reset's time.
-    cfg_off_le: Constant<Bits<16>>,
+    /// Record offsets: `rr`'s group and offset (`g_le`, `o_le`), `next_path`'s valid bit and
+    /// index, the last reset's time.
+    cfg_off_gle: Constant<Bits<16>>,
+    cfg_off_ole: Constant<Bits<16>>,
     cfg_off_nv: Constant<Bits<16>>,
     cfg_off_np: Constant<Bits<16>>,
     cfg_off_lrt: Constant<Bits<16>>,
@@ -133,7 +156,8 @@ pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
     pipe: ContextPipeHold<D, EVENT_BITS>,
 
     // `r2_*`, `r3_*`: the event entering H2, H3; `q_*`: entering S3 (the loop's inputs);
-    // `l_gt`: the loop; `f_wrapclr`: the event in S3 the cycle before cleared bit 0 (its start,
+    // `l_go`, `l_gg`, `l_oo`: the loop (`rr`'s group one-hot, the groups above it, the offsets
+    // above `rr` in its group); `f_wrapclr`: the event in S3 the cycle before cleared bit 0 (its start,
     // wrapped); `o1_*`: entering O1; `out_*`: the output registers.
     r2_open: DFF<Bit>,
     r2_ack_ok: DFF<Bit>,
@@ -173,11 +197,21 @@ pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
     q_lrt1: DFF<Bits<32>>,
     q_cand: DFF<Bits<N>>,
     q_cand0w: DFF<Bit>,
+    /// Each group has a candidate (group 0 also with the variant of bit 0).
+    q_ag: DFF<Bits<G>>,
+    q_ag0w: DFF<Bit>,
     q_bm1: DFF<Bits<N>>,
     q_bm10w: DFF<Bit>,
-    q_npt: DFF<Bits<N>>,
+    q_npgo: DFF<Bits<G>>,
+    q_npgg: DFF<Bits<G>>,
+    q_npoo: DFF<Bits<W>>,
     q_pm: DFF<Bits<N>>,
-    l_gt: DFF<Bits<N>>,
+    q_gbelow: DFF<Bits<G>>,
+    q_geq: DFF<Bits<G>>,
+    q_looh: DFF<Bits<W>>,
+    l_go: DFF<Bits<G>>,
+    l_gg: DFF<Bits<G>>,
+    l_oo: DFF<Bits<W>>,
     f_wrapclr: DFF<Bit>,
     o1_valid: DFF<Bit>,
     o1_bad: DFF<Bit>,
@@ -186,7 +220,8 @@ pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
     o1_usenp: DFF<Bit>,
     o1_scan: DFF<Bit>,
     o1_np: DFF<Bits<16>>,
-    o1_gt: DFF<Bits<N>>,
+    o1_go: DFF<Bits<G>>,
+    o1_oo: DFF<Bits<W>>,
     o1_s: DFF<Bits<N>>,
     o1_bm1: DFF<Bits<N>>,
     o1_has: DFF<Bit>,
@@ -212,7 +247,9 @@ pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
     ev: Signal<Local, Bits<EVENT_BITS>>,
     d_oh: Signal<Local, Bits<N>>,
     t_bm: Signal<Local, Bits<N>>,
-    t_le: Signal<Local, Bits<N>>,
+    t_gle: Signal<Local, Bits<G>>,
+    t_ole: Signal<Local, Bits<W>>,
+    t_incl: Signal<Local, Bits<G>>,
     t_nv: Signal<Local, Bit>,
     t_np: Signal<Local, Bits<16>>,
     k_lrt: Signal<Local, Bits<32>>,
@@ -225,35 +262,69 @@ pub struct NicEntropyRtl<const N: usize, const L: usize, const D: usize> {
     np_in: Signal<Local, Bits<16>>,
     nv1: Signal<Local, Bit>,
     np1: Signal<Local, Bits<16>>,
-    gt_in: Signal<Local, Bits<N>>,
+    npg: Signal<Local, Bits<16>>,
+    npo: Signal<Local, Bits<16>>,
+    lp: Signal<Local, Bits<16>>,
     wc: Signal<Local, Bit>,
     bm1: Signal<Local, Bits<N>>,
-    /// S3: the prefixes of the candidates above rr (`x`) and of the candidates (`cand`), four
-    /// quarter-width carry chains each.
-    pre_x: PrefixOr<N, 4>,
-    pre_c: PrefixOr<N, 4>,
+    /// S3, beside the loop: each group's candidates' exclusive prefix (one carry chain per
+    /// group, unjoined).
+    pre_p: PrefixOr<N, G>,
+    cand_h: Signal<Local, Bits<N>>,
+    ag_h: Signal<Local, Bits<G>>,
+    ag: Signal<Local, Bits<G>>,
+    prea: Signal<Local, Bits<G>>,
+    lowa: Signal<Local, Bits<G>>,
+    ea: Signal<Local, Bits<N>>,
+    ooc: Signal<Local, Bits<W>>,
+    /// A vector moved down by a group's offset (the one-hot selects of a group).
+    sh: Signal<Local, Bits<N>>,
+    /// S3, the loop: the candidates of `rr`'s group above it, and the groups above `rr`'s.
+    eg: Signal<Local, Bits<N>>,
+    /// The candidates again (the widget's input, rewritten from the registers: reading the
+    /// widget's input back would join the two in Verilator's eyes, UNOPTFLAT).
+    cv: Signal<Local, Bits<N>>,
+    cg: Signal<Local, Bits<W>>,
+    xw: Signal<Local, Bits<W>>,
+    prex: Signal<Local, Bits<W>>,
+    yg: Signal<Local, Bits<G>>,
+    prey: Signal<Local, Bits<G>>,
+    lowy: Signal<Local, Bits<G>>,
+    ey: Signal<Local, Bits<N>>,
+    oob: Signal<Local, Bits<W>>,
+    /// The start: `rr + 1` (`*_nw`), or 0 when that is out of range.
+    olast: Signal<Local, Bit>,
+    sgo_nw: Signal<Local, Bits<G>>,
+    sgg_nw: Signal<Local, Bits<G>>,
+    soo_nw: Signal<Local, Bits<W>>,
+    soff_nw: Signal<Local, Bits<W>>,
+    es: Signal<Local, Bits<N>>,
+    tile: Signal<Local, Bits<N>>,
     nowrap: Signal<Local, Bit>,
-    w: Signal<Local, Bits<N>>,
-    dw0: Signal<Local, Bits<N>>,
-    dw1: Signal<Local, Bits<N>>,
-    dw2: Signal<Local, Bits<N>>,
-    dw3: Signal<Local, Bits<N>>,
-    st: Signal<Local, Bits<N>>,
+    sgo: Signal<Local, Bits<G>>,
+    sgg: Signal<Local, Bits<G>>,
+    soo: Signal<Local, Bits<W>>,
     s_oh: Signal<Local, Bits<N>>,
     s_hi: Signal<Local, Bits<N>>,
-    gtn: Signal<Local, Bits<N>>,
+    /// `rr` after this event, as the loop's three masks.
+    ngo: Signal<Local, Bits<G>>,
+    ngg: Signal<Local, Bits<G>>,
+    noo: Signal<Local, Bits<W>>,
     bm_next: Signal<Local, Bits<N>>,
     next: Signal<Local, Bits<D>>,
     fnb: Signal<Local, Bits<N>>,
     fnv: Signal<Local, Bit>,
     fnp: Signal<Local, Bits<16>>,
     start_set: Signal<Local, Bit>,
-    /// O1: the choice and the cleared start, one-hot to index.
-    ans_enc: OneHotIndex<N, L>,
+    /// O1: the choice (its group and offset) and the cleared start, one-hot to index.
+    g_enc: OneHotIndex<G, 16>,
+    o_enc: OneHotIndex<W, 16>,
     s_enc: OneHotIndex<N, L>,
 }
 
-impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
+impl<const N: usize, const L: usize, const D: usize, const W: usize, const G: usize>
+    NicEntropyRtl<N, L, D, W, G>
+{
     /// `conns` connections; `reset_interval_ns` 0 = never; `no_forward`: the shell's
     /// forwarding distance to switch off, `no_wrap_clear`: the bit-0 variant never taken (the
     /// co-sim's broken variants only).
@@ -265,6 +336,7 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
     ) -> Self {
         assert_eq!(1 << L, N);
         assert_eq!(D, record_bits(N));
+        assert_eq!((W, G), (group_width(N), N / group_width(N)));
         let c16 = |v: usize| Constant::new(bits::<16>(v as u64));
         let range = |lo: usize, hi: usize| {
             let mut m = Bits::<N>::default();
@@ -273,7 +345,15 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
             }
             Constant::new(m)
         };
-        let q = N / 4;
+        let ones = |lo: usize, hi: usize| -> Bits<64> {
+            let mut m = Bits::<64>::default();
+            for i in lo..hi {
+                m = m.replace_bit(i, true);
+            }
+            m
+        };
+        let cg = |lo: usize, hi: usize| Constant::new(bit_cast::<G, 64>(ones(lo, hi)));
+        let cw = |lo: usize, hi: usize| Constant::new(bit_cast::<W, 64>(ones(lo, hi)));
         NicEntropyRtl {
             clock: Default::default(),
             s_reset: Default::default(),
@@ -308,20 +388,25 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
             cfg_eight: c16(8),
             cfg_ones: Constant::new(Bits::<N>::mask()),
             cfg_bit0: range(0, 1),
-            cfg_not0: range(1, N),
-            cfg_top: range(N - 1, N),
             cfg_one16: c16(1),
+            cfg_onesg: cg(0, G),
+            cfg_bit0g: cg(0, 1),
+            cfg_not0g: cg(1, G),
+            cfg_onesw: cw(0, W),
+            cfg_bit0w: cw(0, 1),
+            cfg_not0w: cw(1, W),
+            cfg_topw: cw(W - 1, W),
+            cfg_lw: c16(W.trailing_zeros() as usize),
+            cfg_wm1: c16(W - 1),
+            cfg_gmask: std::array::from_fn(|h| range(h * W, h * W + W)),
+            cfg_goff: std::array::from_fn(|h| c16(h * W)),
             cfg_zero_rec: Constant::new(Bits::<D>::default()),
             cfg_wrapclr: Constant::new(!no_wrap_clear),
-            cfg_q: range(0, q),
-            cfg_qtop: range(q, q + 1),
-            cfg_o1: c16(q),
-            cfg_o2: c16(2 * q),
-            cfg_o3: c16(3 * q),
-            cfg_off_le: c16(N),
-            cfg_off_nv: c16(2 * N),
-            cfg_off_np: c16(2 * N + 1),
-            cfg_off_lrt: c16(2 * N + 1 + L),
+            cfg_off_gle: c16(N),
+            cfg_off_ole: c16(N + G),
+            cfg_off_nv: c16(N + G + W),
+            cfg_off_np: c16(N + G + W + 1),
+            cfg_off_lrt: c16(N + G + W + 1 + L),
             pipe: ContextPipeHold::new(conns, Bits::<D>::default(), no_forward),
             r2_open: Default::default(),
             r2_ack_ok: Default::default(),
@@ -361,11 +446,20 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
             q_lrt1: Default::default(),
             q_cand: Default::default(),
             q_cand0w: Default::default(),
+            q_ag: Default::default(),
+            q_ag0w: Default::default(),
             q_bm1: Default::default(),
             q_bm10w: Default::default(),
-            q_npt: Default::default(),
+            q_npgo: Default::default(),
+            q_npgg: Default::default(),
+            q_npoo: Default::default(),
             q_pm: Default::default(),
-            l_gt: Default::default(),
+            q_gbelow: Default::default(),
+            q_geq: Default::default(),
+            q_looh: Default::default(),
+            l_go: Default::default(),
+            l_gg: Default::default(),
+            l_oo: Default::default(),
             f_wrapclr: Default::default(),
             o1_valid: Default::default(),
             o1_bad: Default::default(),
@@ -374,7 +468,8 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
             o1_usenp: Default::default(),
             o1_scan: Default::default(),
             o1_np: Default::default(),
-            o1_gt: Default::default(),
+            o1_go: Default::default(),
+            o1_oo: Default::default(),
             o1_s: Default::default(),
             o1_bm1: Default::default(),
             o1_has: Default::default(),
@@ -399,7 +494,9 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
             ev: Default::default(),
             d_oh: Default::default(),
             t_bm: Default::default(),
-            t_le: Default::default(),
+            t_gle: Default::default(),
+            t_ole: Default::default(),
+            t_incl: Default::default(),
             t_nv: Default::default(),
             t_np: Default::default(),
             k_lrt: Default::default(),
@@ -412,34 +509,62 @@ impl<const N: usize, const L: usize, const D: usize> NicEntropyRtl<N, L, D> {
             np_in: Default::default(),
             nv1: Default::default(),
             np1: Default::default(),
-            gt_in: Default::default(),
+            npg: Default::default(),
+            npo: Default::default(),
+            lp: Default::default(),
             wc: Default::default(),
             bm1: Default::default(),
-            pre_x: PrefixOr::new(SegmentFlag::Borrow),
-            pre_c: PrefixOr::new(SegmentFlag::Borrow),
+            pre_p: PrefixOr::new(SegmentFlag::Apart),
+            cand_h: Default::default(),
+            ag_h: Default::default(),
+            ag: Default::default(),
+            prea: Default::default(),
+            lowa: Default::default(),
+            ea: Default::default(),
+            ooc: Default::default(),
+            sh: Default::default(),
+            eg: Default::default(),
+            cv: Default::default(),
+            cg: Default::default(),
+            xw: Default::default(),
+            prex: Default::default(),
+            yg: Default::default(),
+            prey: Default::default(),
+            lowy: Default::default(),
+            ey: Default::default(),
+            oob: Default::default(),
+            olast: Default::default(),
+            sgo_nw: Default::default(),
+            sgg_nw: Default::default(),
+            soo_nw: Default::default(),
+            soff_nw: Default::default(),
+            es: Default::default(),
+            tile: Default::default(),
             nowrap: Default::default(),
-            w: Default::default(),
-            dw0: Default::default(),
-            dw1: Default::default(),
-            dw2: Default::default(),
-            dw3: Default::default(),
-            st: Default::default(),
+            sgo: Default::default(),
+            sgg: Default::default(),
+            soo: Default::default(),
             s_oh: Default::default(),
             s_hi: Default::default(),
-            gtn: Default::default(),
+            ngo: Default::default(),
+            ngg: Default::default(),
+            noo: Default::default(),
             bm_next: Default::default(),
             next: Default::default(),
             fnb: Default::default(),
             fnv: Default::default(),
             fnp: Default::default(),
             start_set: Default::default(),
-            ans_enc: OneHotIndex::new(),
+            g_enc: OneHotIndex::new(),
+            o_enc: OneHotIndex::new(),
             s_enc: OneHotIndex::new(),
         }
     }
 }
 
-impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, L, D> {
+impl<const N: usize, const L: usize, const D: usize, const W: usize, const G: usize> Logic
+    for NicEntropyRtl<N, L, D, W, G>
+{
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -483,11 +608,20 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
             q_lrt1,
             q_cand,
             q_cand0w,
+            q_ag,
+            q_ag0w,
             q_bm1,
             q_bm10w,
-            q_npt,
+            q_npgo,
+            q_npgg,
+            q_npoo,
             q_pm,
-            l_gt,
+            q_gbelow,
+            q_geq,
+            q_looh,
+            l_go,
+            l_gg,
+            l_oo,
             f_wrapclr,
             o1_valid,
             o1_bad,
@@ -496,7 +630,8 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
             o1_usenp,
             o1_scan,
             o1_np,
-            o1_gt,
+            o1_go,
+            o1_oo,
             o1_s,
             o1_bm1,
             o1_has,
@@ -635,20 +770,41 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
             }
         }
 
-        // ---- S3 (the loop), first the parts the event in H3 reads: this event's mask of the
-        // entropies above rr (`gt_in`: the loop's register, loaded with the mask the event
-        // ahead made when it had the connection, else with the record's) and the bits it clears.
-        self.gt_in.next = self.l_gt.q.val();
+        // ---- S3 (the loop), first the parts the event in H3 reads: the bits this event
+        // clears. `rr` is its group (`l_go` one-hot, `l_gg` the groups above it) and the offsets
+        // above it in that group (`l_oo`), the loop's registers, loaded with what the event
+        // ahead left when it had the connection, else with the record's.
         // The event right ahead cleared bit 0 (its start, wrapped): the variants made in H3.
         self.wc.next = self.pipe.m_hit1.val() & self.f_wrapclr.q.val() & self.cfg_wrapclr.val();
         self.bm1.next = self.q_bm1.q.val();
         if self.wc.val() {
             self.bm1.next = self.bm1.val().replace_bit(0, self.q_bm10w.q.val());
         }
-        // The start above bit 0 (`rr + 1`, when below paths; the lowest bit of `gt_in` in
-        // range), without the wide reduction that tells whether it wrapped to 0.
-        self.s_hi.next =
-            self.gt_in.val() & !(self.gt_in.val() << self.cfg_one16.val()) & self.q_pm.q.val();
+        // The start above bit 0, `rr + 1`: the next offset in rr's group, or the next group's
+        // first when rr is its group's last (`l_oo` empty).
+        self.olast.next = !self.l_oo.q.val().any();
+        self.sgo_nw.next = self.l_go.q.val();
+        self.sgg_nw.next = self.l_gg.q.val();
+        self.soo_nw.next = self.l_oo.q.val() << self.cfg_one16.val();
+        self.soff_nw.next = self.l_oo.q.val() & !(self.l_oo.q.val() << self.cfg_one16.val());
+        if self.olast.val() {
+            self.sgo_nw.next = self.l_go.q.val() << self.cfg_one16.val();
+            self.sgg_nw.next = self.l_gg.q.val() << self.cfg_one16.val();
+            self.soo_nw.next = self.cfg_not0w.val();
+            self.soff_nw.next = self.cfg_bit0w.val();
+        }
+        // As one entropy (its group's bits and its offset in every group), kept when in range
+        // (past the last group, or at or past paths, it is 0: the start wraps).
+        self.es.next = 0.into();
+        self.tile.next = 0.into();
+        for h in 0..G {
+            if self.sgo_nw.val().get_bit(h) {
+                self.es.next = self.es.val() | self.cfg_gmask[h].val();
+            }
+            self.tile.next =
+                self.tile.val() | (bit_cast::<N, W>(self.soff_nw.val()) << self.cfg_goff[h].val());
+        }
+        self.s_hi.next = self.es.val() & self.tile.val() & self.q_pm.q.val();
         // What this event leaves for the event behind it in H3 (bit 0's clear aside).
         self.fnb.next = self.bm1.val();
         if self.q_scan.q.val() {
@@ -667,11 +823,16 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
         // does to it: an open's fresh record, its periodic reset, its bitmap (its start's bit
         // cleared), its `next_path`.
         self.t_bm.next = self.pipe.t_record.val().get_bits::<N>(0);
-        self.t_le.next = self
+        self.t_gle.next = self
             .pipe
             .t_record
             .val()
-            .get_bits::<N>(self.cfg_off_le.val().index());
+            .get_bits::<G>(self.cfg_off_gle.val().index());
+        self.t_ole.next = self
+            .pipe
+            .t_record
+            .val()
+            .get_bits::<W>(self.cfg_off_ole.val().index());
         self.t_nv.next = self
             .pipe
             .t_record
@@ -731,69 +892,158 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
             self.q_lrt1.d.next = self.r3_now.q.val();
         }
         self.q_bm1.d.next = self.bm1_h.val();
-        self.q_cand.d.next = !self.bm1_h.val() & self.r3_pm.q.val();
+        self.cand_h.next = !self.bm1_h.val() & self.r3_pm.q.val();
+        self.q_cand.d.next = self.cand_h.val();
         // Bit 0 if the event ahead's start wraps to 0 and is cleared (known only in its S3).
         self.q_bm10w.d.next = (self.r3_set.q.val() & self.cfg_bit0.val()).any();
         self.q_cand0w.d.next = !(self.r3_set.q.val() & self.cfg_bit0.val()).any();
-        self.q_npt.d.next = (self.cfg_ones.val() << self.np1.val()) << self.cfg_one16.val();
-        self.q_pm.d.next = self.r3_pm.q.val();
-
-        // ---- S3, the loop: the first candidate above rr (`x`), else the first candidate
-        // (`cand`), else the start. The entropies above each set's lowest bit are its exclusive
-        // prefix OR (`PrefixOr`: four quarter-width carry chains side by side, a quarter's result
-        // joined with the quarters below by one gate per entropy, a quarter empty when its chain
-        // borrows out). The candidates are written here from the registers (the variant with
-        // bit 0 when `wc`): made from this block's own signals, a widget's input would close a
-        // loop through its one always block in Verilator's eyes (UNOPTFLAT, see
-        // `crate::widgets`).
-        self.pre_c.x.next = self.q_cand.q.val();
-        if self.pipe.m_hit1.val() & self.f_wrapclr.q.val() & self.cfg_wrapclr.val() {
-            self.pre_c.x.next = self.q_cand.q.val().replace_bit(0, self.q_cand0w.q.val());
+        // Each group's "any", registered here so that the loop's find over the groups (and
+        // the first candidate's) starts from registers, not after a group's chain.
+        self.ag_h.next = 0.into();
+        for h in 0..G {
+            self.ag_h.next = self
+                .ag_h
+                .val()
+                .replace_bit(h, (self.cand_h.val() & self.cfg_gmask[h].val()).any());
         }
-        self.pre_x.x.next = self.pre_c.x.val() & self.l_gt.q.val();
-        // The start: rr + 1 when below paths, else 0; the mask above it.
-        // Whether an entropy above rr is in range, by quarter borrows as in `PrefixOr` (the
-        // flags only, no prefix).
-        self.w.next = self.gt_in.val() & self.q_pm.q.val();
-        self.dw0.next = (self.w.val() & self.cfg_q.val()) - self.cfg_bit0.val();
-        self.dw1.next =
-            ((self.w.val() >> self.cfg_o1.val()) & self.cfg_q.val()) - self.cfg_bit0.val();
-        self.dw2.next =
-            ((self.w.val() >> self.cfg_o2.val()) & self.cfg_q.val()) - self.cfg_bit0.val();
-        self.dw3.next =
-            ((self.w.val() >> self.cfg_o3.val()) & self.cfg_q.val()) - self.cfg_bit0.val();
-        self.nowrap.next = !(self.dw0.val() & self.cfg_qtop.val()).any()
-            | !(self.dw1.val() & self.cfg_qtop.val()).any()
-            | !(self.dw2.val() & self.cfg_qtop.val()).any()
-            | !(self.dw3.val() & self.cfg_qtop.val()).any();
-        self.st.next = self.cfg_not0.val();
+        self.q_ag.d.next = self.ag_h.val();
+        self.q_ag0w.d.next = (self.cand_h.val() & self.cfg_gmask[0].val() & !self.cfg_bit0.val())
+            .any()
+            | !(self.r3_set.q.val() & self.cfg_bit0.val()).any();
+        // `next_path` as the loop's masks: its group, the groups above, the offsets above it.
+        self.npg.next = self.np1.val() >> self.cfg_lw.val();
+        self.npo.next = self.np1.val() & self.cfg_wm1.val();
+        self.q_npgo.d.next = self.cfg_bit0g.val() << self.npg.val();
+        self.q_npgg.d.next = (self.cfg_onesg.val() << self.npg.val()) << self.cfg_one16.val();
+        self.q_npoo.d.next = (self.cfg_onesw.val() << self.npo.val()) << self.cfg_one16.val();
+        self.q_pm.d.next = self.r3_pm.q.val();
+        // The scan range's last entropy, `paths - 1`, as its group (the groups below it, the
+        // group one-hot) and its offset (one-hot): `rr + 1 < paths` is then three small ANDs.
+        self.lp.next = self.r3_paths.q.val() - self.cfg_one16.val();
+        self.q_gbelow.d.next = !(self.cfg_onesg.val() << (self.lp.val() >> self.cfg_lw.val()));
+        self.q_geq.d.next = self.cfg_bit0g.val() << (self.lp.val() >> self.cfg_lw.val());
+        self.q_looh.d.next = self.cfg_bit0w.val() << (self.lp.val() & self.cfg_wm1.val());
+
+        // ---- S3 beside the loop, from the registered candidates alone: each group's
+        // candidates' exclusive prefix (`PrefixOr`, a carry chain per group, the groups apart)
+        // and the first candidate: the first group with one (from the groups' registered "any"
+        // bits), the offsets above its first. The candidates are written here
+        // from the registers (the variant with bit 0 when `wc`): made from this block's own
+        // signals, a widget's input would close a loop through its one always block in
+        // Verilator's eyes (UNOPTFLAT, see `crate::widgets`).
+        self.pre_p.x.next = self.q_cand.q.val();
+        if self.pipe.m_hit1.val() & self.f_wrapclr.q.val() & self.cfg_wrapclr.val() {
+            self.pre_p.x.next = self.q_cand.q.val().replace_bit(0, self.q_cand0w.q.val());
+        }
+        self.ag.next = self.q_ag.q.val();
+        if self.wc.val() {
+            self.ag.next = self.ag.val().replace_bit(0, self.q_ag0w.q.val());
+        }
+        self.prea.next = !(self.ag.val() ^ (self.ag.val() - self.cfg_bit0g.val()));
+        self.lowa.next = self.ag.val() & !self.prea.val();
+        self.ea.next = 0.into();
+        for h in 0..G {
+            if self.lowa.val().get_bit(h) {
+                self.ea.next = self.ea.val() | self.cfg_gmask[h].val();
+            }
+        }
+        self.ooc.next = 0.into();
+        for h in 0..G {
+            self.sh.next = (self.pre_p.pre.val() & self.ea.val()) >> self.cfg_goff[h].val();
+            self.ooc.next = self.ooc.val() | bit_cast::<W, N>(self.sh.val());
+        }
+
+        // ---- S3, the loop: the first candidate above rr, else the first candidate, else the
+        // start. Above rr is a find inside rr's group (its candidates selected by the one-hot
+        // group, ANDed with the offsets above rr, a carry chain) and a find over the groups
+        // above it (their "any" bits, a carry chain, the found group's prefix selected): W-
+        // and G-bit vectors, not N-bit ones.
+        self.eg.next = 0.into();
+        for h in 0..G {
+            if self.l_go.q.val().get_bit(h) {
+                self.eg.next = self.eg.val() | self.cfg_gmask[h].val();
+            }
+        }
+        self.cv.next = self.q_cand.q.val();
+        if self.wc.val() {
+            self.cv.next = self.cv.val().replace_bit(0, self.q_cand0w.q.val());
+        }
+        self.cg.next = 0.into();
+        for h in 0..G {
+            self.sh.next = (self.cv.val() & self.eg.val()) >> self.cfg_goff[h].val();
+            self.cg.next = self.cg.val() | bit_cast::<W, N>(self.sh.val());
+        }
+        self.xw.next = self.cg.val() & self.l_oo.q.val();
+        self.prex.next = !(self.xw.val() ^ (self.xw.val() - self.cfg_bit0w.val()));
+        self.yg.next = self.ag.val() & self.l_gg.q.val();
+        self.prey.next = !(self.yg.val() ^ (self.yg.val() - self.cfg_bit0g.val()));
+        self.lowy.next = self.yg.val() & !self.prey.val();
+        self.ey.next = 0.into();
+        for h in 0..G {
+            if self.lowy.val().get_bit(h) {
+                self.ey.next = self.ey.val() | self.cfg_gmask[h].val();
+            }
+        }
+        self.oob.next = 0.into();
+        for h in 0..G {
+            self.sh.next = (self.pre_p.pre.val() & self.ey.val()) >> self.cfg_goff[h].val();
+            self.oob.next = self.oob.val() | bit_cast::<W, N>(self.sh.val());
+        }
+        // The start wraps to 0 unless rr is below the range's last entropy.
+        self.nowrap.next = (self.l_go.q.val() & self.q_gbelow.q.val()).any()
+            | ((self.l_go.q.val() & self.q_geq.q.val()).any()
+                & (self.l_oo.q.val() & self.q_looh.q.val()).any());
+        self.sgo.next = self.cfg_bit0g.val();
+        self.sgg.next = self.cfg_not0g.val();
+        self.soo.next = self.cfg_not0w.val();
         self.s_oh.next = self.cfg_bit0.val();
         if self.nowrap.val() {
-            self.st.next = self.gt_in.val() << self.cfg_one16.val();
+            self.sgo.next = self.sgo_nw.val();
+            self.sgg.next = self.sgg_nw.val();
+            self.soo.next = self.soo_nw.val();
             self.s_oh.next = self.s_hi.val();
         }
-        // The loop's next mask: the entropies above the new rr.
-        self.gtn.next = self.gt_in.val();
+        // rr after this event.
+        self.ngo.next = self.l_go.q.val();
+        self.ngg.next = self.l_gg.q.val();
+        self.noo.next = self.l_oo.q.val();
         if self.q_usenp.q.val() {
-            self.gtn.next = self.q_npt.q.val();
+            self.ngo.next = self.q_npgo.q.val();
+            self.ngg.next = self.q_npgg.q.val();
+            self.noo.next = self.q_npoo.q.val();
         }
         if self.q_scan.q.val() {
-            if self.pre_x.any.val() {
-                self.gtn.next = self.pre_x.pre.val();
-            } else if self.pre_c.any.val() {
-                self.gtn.next = self.pre_c.pre.val();
+            if self.xw.val().any() {
+                self.noo.next = self.prex.val();
+            } else if self.yg.val().any() {
+                self.ngo.next = self.lowy.val();
+                self.ngg.next = self.prey.val();
+                self.noo.next = self.oob.val();
+            } else if self.ag.val().any() {
+                self.ngo.next = self.lowa.val();
+                self.ngg.next = self.prea.val();
+                self.noo.next = self.ooc.val();
             } else {
-                self.gtn.next = self.st.val();
+                self.ngo.next = self.sgo.val();
+                self.ngg.next = self.sgg.val();
+                self.noo.next = self.soo.val();
             }
         }
         if self.q_open.q.val() {
-            self.gtn.next = self.cfg_not0.val();
+            self.ngo.next = self.cfg_bit0g.val();
+            self.ngg.next = self.cfg_not0g.val();
+            self.noo.next = self.cfg_not0w.val();
         }
-        // The loop's register for the event in H3: this event's new mask if it has the
-        // connection, else its record's (`le` inverted).
-        self.l_gt.d.next = !self.t_le.val() & self.cfg_not0.val();
+        // The loop's registers for the event in H3: this event's rr if it has the connection,
+        // else its record's (`g_le`, `o_le`: the groups and offsets from 1 up to rr's).
+        self.t_incl.next = self.t_gle.val() | self.cfg_bit0g.val();
+        self.l_go.d.next = self.t_incl.val() & !(self.t_incl.val() >> self.cfg_one16.val());
+        self.l_gg.d.next = !self.t_incl.val();
+        self.l_oo.d.next = !self.t_ole.val() & self.cfg_not0w.val();
         if self.r3_eq1.q.val() {
-            self.l_gt.d.next = self.gtn.val();
+            self.l_go.d.next = self.ngo.val();
+            self.l_gg.d.next = self.ngg.val();
+            self.l_oo.d.next = self.noo.val();
         }
         self.f_wrapclr.d.next = self.q_scan.q.val() & !self.nowrap.val();
         // The record after the step (an open's: all zeros).
@@ -802,7 +1052,8 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
             self.bm_next.next = self.bm1.val() & !self.s_oh.val();
         }
         self.next.next = bit_cast::<D, N>(self.bm_next.val())
-            | (bit_cast::<D, N>(!self.gtn.val() & self.cfg_not0.val()) << self.cfg_off_le.val())
+            | (bit_cast::<D, G>(!self.ngg.val() & self.cfg_not0g.val()) << self.cfg_off_gle.val())
+            | (bit_cast::<D, W>(!self.noo.val() & self.cfg_not0w.val()) << self.cfg_off_ole.val())
             | (bit_cast::<D, L>(bit_cast::<L, 16>(self.q_np1.q.val())) << self.cfg_off_np.val())
             | (bit_cast::<D, 32>(self.q_lrt1.q.val()) << self.cfg_off_lrt.val());
         self.next.next = self.next.val().replace_bit(
@@ -825,22 +1076,24 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
             self.pipe.m_write.val() & !self.q_open.q.val() & self.q_usenp.q.val();
         self.o1_scan.d.next = self.pipe.m_write.val() & !self.q_open.q.val() & self.q_scan.q.val();
         self.o1_np.d.next = self.q_np1.q.val();
-        self.o1_gt.d.next = self.gtn.val();
+        self.o1_go.d.next = self.ngo.val();
+        self.o1_oo.d.next = self.noo.val();
         self.o1_s.d.next = self.s_oh.val();
         // Whether the start's bit was set (it is cleared) is an output only: made in O1.
         self.o1_bm1.d.next = self.bm1.val();
-        self.o1_has.d.next = self.pre_c.any.val();
+        self.o1_has.d.next = self.pre_p.any.val();
         self.o1_reset.d.next =
             self.pipe.m_write.val() & !self.q_open.q.val() & self.q_reset.q.val();
         self.o1_ack_bad.d.next =
             self.pipe.m_write.val() & !self.q_open.q.val() & self.q_ack_bad.q.val();
         self.o1_paths.d.next = self.q_paths.q.val();
 
-        // ---- O1: the choice (the entropy just below the new mask's lowest bit) and the
-        // cleared start as indices, into the output registers; every field 0 unless its event
-        // set it.
-        self.ans_enc.x.next = !self.o1_gt.q.val()
-            & ((self.o1_gt.q.val() >> self.cfg_one16.val()) | self.cfg_top.val());
+        // ---- O1: the choice (rr's group, and its offset: the bit just below the offsets
+        // above it) and the cleared start as indices, into the output registers; every field 0
+        // unless its event set it.
+        self.g_enc.x.next = self.o1_go.q.val();
+        self.o_enc.x.next = !self.o1_oo.q.val()
+            & ((self.o1_oo.q.val() >> self.cfg_one16.val()) | self.cfg_topw.val());
         self.s_enc.x.next = self.o1_s.q.val();
         self.start_set.next = (self.o1_bm1.q.val() & self.o1_s.q.val()).any();
         self.out_valid.d.next = self.o1_valid.q.val();
@@ -857,7 +1110,8 @@ impl<const N: usize, const L: usize, const D: usize> Logic for NicEntropyRtl<N, 
             self.out_entropy.d.next = self.o1_np.q.val();
         }
         if self.o1_scan.q.val() {
-            self.out_entropy.d.next = bit_cast::<16, L>(self.ans_enc.idx.val());
+            self.out_entropy.d.next =
+                (self.g_enc.idx.val() << self.cfg_lw.val()) | self.o_enc.idx.val();
             self.out_source.d.next = 2.into();
             if self.o1_has.q.val() {
                 self.out_source.d.next = 1.into();

@@ -74,16 +74,19 @@ impl<const N: usize, const B: usize> Logic for OneHotIndex<N, B> {
 }
 
 /// How [`PrefixOr`] tells that a segment of `x` has a set bit (the segments above it are
-/// then all ones in the prefix). Both give the same values; the blocks were timed with the
-/// one they use, so each keeps it.
+/// then all ones in the prefix), or that it does not join them. `Reduce` and `Borrow` give
+/// the same values; the blocks were timed with the one they use, so each keeps it (`Borrow`
+/// was `nic_entropy`'s quarters', before its groups).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SegmentFlag {
     /// An OR reduction of the segment beside its chain (`entropy_bitmap`).
     Reduce,
     /// The segment's chain borrows out, into the bit above the segment: the flag comes off
-    /// the chain (`nic_entropy`). Needs at least two segments (a whole-width chain has no bit
-    /// above it).
+    /// the chain. Needs at least two segments (a whole-width chain has no bit above it).
     Borrow,
+    /// The segments are not joined: each segment's `pre` is its own exclusive prefix OR (the
+    /// groups of `nic_entropy`, each searched on its own); `any` as with `Reduce`.
+    Apart,
 }
 
 /// The exclusive prefix OR of `x` (combinational): bit `i` of `pre` is set when some bit of
@@ -96,7 +99,8 @@ pub enum SegmentFlag {
 /// by side (shorter chains; the masks leave each subtraction's upper bits unused, so synthesis
 /// trims it to the segment's width), and a segment's prefix is joined with the segments below
 /// it by one gate per bit: every bit of a segment is set when a segment below it has a bit
-/// ([`SegmentFlag`] says how that is found). `S = 1` is a single chain over the whole vector.
+/// ([`SegmentFlag`] says how that is found; [`SegmentFlag::Apart`] leaves the segments
+/// unjoined). `S = 1` is a single chain over the whole vector.
 #[derive(LogicBlock)]
 pub struct PrefixOr<const N: usize, const S: usize> {
     /// The vector.
@@ -105,8 +109,10 @@ pub struct PrefixOr<const N: usize, const S: usize> {
     pub pre: Signal<Out, Bits<N>>,
     /// Some bit of `x` is set.
     pub any: Signal<Out, Bit>,
-    /// 1: [`SegmentFlag::Borrow`], 0: [`SegmentFlag::Reduce`].
+    /// 1: [`SegmentFlag::Borrow`], 0: [`SegmentFlag::Reduce`] or [`SegmentFlag::Apart`].
     cfg_borrow: Constant<Bit>,
+    /// 0: [`SegmentFlag::Apart`] (a segment's prefix is not joined with the segments below).
+    cfg_join: Constant<Bit>,
     /// The lowest segment's bits, the bit just above them, and 1.
     cfg_seg: Constant<Bits<N>>,
     cfg_seg_top: Constant<Bits<N>>,
@@ -124,7 +130,7 @@ impl<const N: usize, const S: usize> PrefixOr<N, S> {
     pub fn new(flag: SegmentFlag) -> Self {
         assert!(S >= 1 && N >= S && N.is_multiple_of(S) && N < 1 << 16);
         assert!(
-            flag == SegmentFlag::Reduce || S >= 2,
+            flag != SegmentFlag::Borrow || S >= 2,
             "a borrow flag needs a bit above the segment"
         );
         let w = N / S;
@@ -149,6 +155,7 @@ impl<const N: usize, const S: usize> PrefixOr<N, S> {
             pre: Default::default(),
             any: Default::default(),
             cfg_borrow: Constant::new(flag == SegmentFlag::Borrow),
+            cfg_join: Constant::new(flag != SegmentFlag::Apart),
             cfg_seg: Constant::new(seg),
             cfg_seg_top: Constant::new(seg_top),
             cfg_one: Constant::new(Bits::<N>::default().replace_bit(0, true)),
@@ -176,7 +183,7 @@ impl<const N: usize, const S: usize> Logic for PrefixOr<N, S> {
             }
             self.pre.next = self.pre.val()
                 | ((!(self.y.val() ^ self.dy.val()) & self.cfg_seg.val()) << self.cfg_off[s].val());
-            if self.has.val() {
+            if self.has.val() & self.cfg_join.val() {
                 self.pre.next = self.pre.val() | self.cfg_above[s].val();
             }
             self.any.next = self.any.val() | self.has.val();
@@ -242,6 +249,14 @@ mod tests {
             .fold(0, |a, i| a | 1 << i)
     }
 
+    /// The plain reference of the unjoined segments of `w` bits: bit `i` set when some bit of
+    /// `x` below `i` in `i`'s segment is.
+    fn prefix_apart_reference(x: u64, n: usize, w: usize) -> u64 {
+        (0..n)
+            .filter(|&i| x & ((1u64 << i) - 1) & !((1u64 << (i / w * w)) - 1) != 0)
+            .fold(0, |a, i| a | 1 << i)
+    }
+
     /// `OneHotIndex<N, B>` simulated for every `N`-bit input against [`index_reference`];
     /// returns `idx` per input.
     fn check_index<const N: usize, const B: usize>() -> Vec<u64> {
@@ -261,7 +276,12 @@ mod tests {
         let rows = every_input(&name, &v, N, &[("pre", N), ("any", 1)]);
         for (x, row) in rows.iter().enumerate() {
             let x = x as u64;
-            assert_eq!(row[0], prefix_reference(x, N), "{name}: pre of {x:#x}");
+            let want = if flag == SegmentFlag::Apart {
+                prefix_apart_reference(x, N, N / S)
+            } else {
+                prefix_reference(x, N)
+            };
+            assert_eq!(row[0], want, "{name}: pre of {x:#x}");
             assert_eq!(row[1], u64::from(x != 0), "{name}: any of {x:#x}");
         }
     }
@@ -286,8 +306,8 @@ mod tests {
 
     #[test]
     fn prefix_or_every_input() {
-        // Every vector, for each segment count and both segment flags (the blocks use 1
-        // segment with `Reduce`, 2 with `Reduce` and 4 with `Borrow`).
+        // Every vector, for each segment count and each segment flag (the blocks use 1
+        // segment with `Reduce`, 2 with `Reduce`, and `Apart` with 2 to 64 segments).
         check_prefix::<8, 1>(SegmentFlag::Reduce);
         check_prefix::<8, 2>(SegmentFlag::Reduce);
         check_prefix::<8, 2>(SegmentFlag::Borrow);
@@ -297,6 +317,9 @@ mod tests {
         check_prefix::<16, 1>(SegmentFlag::Reduce);
         check_prefix::<16, 2>(SegmentFlag::Reduce);
         check_prefix::<16, 4>(SegmentFlag::Borrow);
+        check_prefix::<8, 1>(SegmentFlag::Apart);
+        check_prefix::<8, 2>(SegmentFlag::Apart);
+        check_prefix::<16, 4>(SegmentFlag::Apart);
     }
 
     /// The checks can fail: a prefix whose join mask for the lower segment misses a bit, and
