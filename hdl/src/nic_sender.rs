@@ -39,7 +39,7 @@ use rust_hdl::prelude::*;
 
 use crate::context_pipe_hold::{ContextPipeHold, COMPUTE_STAGE};
 use crate::first_set::FirstSet;
-use crate::seq::PsnBelow;
+use crate::widgets::{PrefixOr, SegmentFlag};
 
 /// The events ahead whose repositions unsettle an event: the model's settling distance less
 /// one (the hold shell shows at S3 which of the 4 events ahead had the same id).
@@ -223,7 +223,6 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     pub m_moved0: Signal<Out, Bit>,
 
     cfg_psn_mask: Constant<Bits<32>>,
-    cfg_sb: Constant<Bits<32>>,
     cfg_w: Constant<Bits<16>>,
     /// `W - 1`: a PSN's slot, and the width of the offsets back from `snd_nxt`.
     cfg_slot_mask: Constant<Bits<16>>,
@@ -236,10 +235,12 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     cfg_off_short: Constant<Bits<16>>,
     /// The record's bits the settling run never writes.
     cfg_keep: Constant<Bits<D>>,
+    /// The bits of an offset back from `snd_nxt` above `2W - 1`, without or with bit 23.
+    cfg_mid_mask: Constant<Bits<32>>,
+    cfg_far_mask: Constant<Bits<32>>,
     cfg_ones_sb: Constant<Bits<SB>>,
     cfg_ones_w: Constant<Bits<W>>,
 
-    epsn_below: PsnBelow<1>,
     settle_hi: FirstSet<W>,
     settle_all: FirstSet<W>,
     seg_top: FirstSet<SB>,
@@ -280,22 +281,27 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     sv: Signal<Local, Bit>,
     rtxb: Signal<Local, Bits<16>>,
     una: Signal<Local, Bits<32>>,
-    de: Signal<Local, Bits<32>>,
-    epsn_lt: Signal<Local, Bit>,
+    e: Signal<Local, Bits<32>>,
+    e23: Signal<Local, Bit>,
+    e_lo: Signal<Local, Bits<16>>,
+    e_near: Signal<Local, Bit>,
+    e_le: Signal<Local, Bit>,
+    b: Signal<Local, Bits<32>>,
+    b_lo: Signal<Local, Bits<16>>,
+    below_hi: Signal<Local, Bits<SB>>,
+    base_slot: Signal<Local, Bits<16>>,
+    placed: Signal<Local, Bits<W>>,
+    c_top: Signal<Local, Bits<16>>,
+    thr: Signal<Local, Bits<16>>,
+    top_in: Signal<Local, Bit>,
     bytes_d: Signal<Local, Bits<32>>,
     malformed: Signal<Local, Bit>,
     acc: Signal<Local, Bit>,
     ahead: Signal<Local, Bit>,
     una1: Signal<Local, Bits<32>>,
     out1: Signal<Local, Bits<16>>,
-    dseg: Signal<Local, Bits<32>>,
-    eseg: Signal<Local, Bits<32>>,
-    seg_lo: Signal<Local, Bits<16>>,
-    seg_hi: Signal<Local, Bits<16>>,
-    seg_in: Signal<Local, Bits<SB>>,
     marks: Signal<Local, Bits<W>>,
     acked1: Signal<Local, Bits<W>>,
-    nb: Signal<Local, Bits<32>>,
     hs_back: Signal<Local, Bits<16>>,
     h1v: Signal<Local, Bit>,
     h1b: Signal<Local, Bits<16>>,
@@ -335,7 +341,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             m_acked_bytes: Default::default(),
             m_moved0: Default::default(),
             cfg_psn_mask: c32(0xFF_FFFF),
-            cfg_sb: c32(SB as u64),
             cfg_w: c16(W as u64),
             cfg_slot_mask: c16(W as u64 - 1),
             cfg_mask_lo: c16(2 * W as u64 - 1),
@@ -345,9 +350,10 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             cfg_off_hi: c16((off_out + 2 * (l + 1) + l) as u64),
             cfg_off_short: c16((off_out + 2 * (l + 1) + 2 * l) as u64),
             cfg_keep: Constant::new(keep),
+            cfg_mid_mask: c32(0x7F_FFFF & !(2 * W as u64 - 1)),
+            cfg_far_mask: c32(0xFF_FFFF & !(2 * W as u64 - 1)),
             cfg_ones_sb: Constant::new(!Bits::<SB>::default()),
             cfg_ones_w: Constant::new(!Bits::<W>::default()),
-            epsn_below: PsnBelow::new(false),
             settle_hi: FirstSet::lowest(),
             settle_all: FirstSet::lowest(),
             seg_top: FirstSet::highest(),
@@ -387,22 +393,27 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             sv: Default::default(),
             rtxb: Default::default(),
             una: Default::default(),
-            de: Default::default(),
-            epsn_lt: Default::default(),
+            e: Default::default(),
+            e23: Default::default(),
+            e_lo: Default::default(),
+            e_near: Default::default(),
+            e_le: Default::default(),
+            b: Default::default(),
+            b_lo: Default::default(),
+            below_hi: Default::default(),
+            base_slot: Default::default(),
+            placed: Default::default(),
+            c_top: Default::default(),
+            thr: Default::default(),
+            top_in: Default::default(),
             bytes_d: Default::default(),
             malformed: Default::default(),
             acc: Default::default(),
             ahead: Default::default(),
             una1: Default::default(),
             out1: Default::default(),
-            dseg: Default::default(),
-            eseg: Default::default(),
-            seg_lo: Default::default(),
-            seg_hi: Default::default(),
-            seg_in: Default::default(),
             marks: Default::default(),
             acked1: Default::default(),
-            nb: Default::default(),
             hs_back: Default::default(),
             h1v: Default::default(),
             h1b: Default::default(),
@@ -492,50 +503,61 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.una.next =
             (self.nxt.val() - bit_cast::<32, 16>(self.out.val())) & self.cfg_psn_mask.val();
 
-        // ---- The SACK: validated against the window and the bytes sent.
-        self.de.next = (self.epsn.val() - self.una.val()) & self.cfg_psn_mask.val();
-        self.epsn_below.d.next = self.epsn.val() - self.una.val();
-        self.epsn_lt.next = self.epsn_below.below.val().any();
+        // ---- The SACK: validated against the window and the bytes sent. Its EPSN and base
+        // are taken as offsets back from snd_nxt (`e`, `b`), made from the record before the
+        // settling search, so that after the search only short compares on `out` remain.
+        self.e.next = (self.nxt.val() - self.epsn.val()) & self.cfg_psn_mask.val();
+        self.e23.next = self.e.val().get_bit(23);
+        self.e_lo.next = bit_cast::<16, 32>(self.e.val()) & self.cfg_mask_lo.val();
+        self.e_near.next = !(self.e.val() & self.cfg_mid_mask.val()).any();
         self.bytes_d.next = self.sbytes.val() - self.bsent.val();
+        // `e`'s low bits within `out`: with e below 2^23 the EPSN is in [snd_una, snd_nxt]
+        // (ahead of snd_una when e < out), else below snd_una; with e at or above 2^23 (the
+        // EPSN ahead of snd_nxt) it is below snd_una when e - 2^23 <= out (the PSN order's
+        // half-way rule), else malformed. `out` is at most W, far below 2^23.
+        self.e_le.next = self.e_near.val() & (self.e_lo.val() <= self.out.val());
         self.malformed.next = self.fmt_bad.val()
-            | (!self.epsn_lt.val() & (self.de.val() > bit_cast::<32, 16>(self.out.val())))
+            | (self.e23.val() & !self.e_le.val())
             | (self.bytes_d.val().any() & !self.bytes_d.val().get_bit(31));
         self.acc.next = self.is_sack.val() & !self.malformed.val();
-        // An EPSN ahead of snd_una moves it (it lies in the window: the SACK is well formed).
-        self.ahead.next = self.de.val().any() & !self.epsn_lt.val();
+        // An EPSN ahead of snd_una moves it (used only when the SACK is accepted).
+        self.ahead.next = !self.e23.val() & self.e_near.val() & (self.e_lo.val() < self.out.val());
         self.una1.next = self.una.val();
         self.out1.next = self.out.val();
         if self.ahead.val() {
             self.una1.next = self.epsn.val();
-            self.out1.next = self.out.val() - bit_cast::<16, 32>(self.de.val());
+            self.out1.next = self.e_lo.val();
         }
-        // The segment's bits inside [una1, nxt): PSN base + i is at offset (base - una1) + i.
-        // A base up to SB below una1 (eseg in 1..SB) puts bits eseg.. at offsets 0..; any
-        // other base's bits are at offsets dseg.., in the window below out1 only.
-        self.dseg.next = (self.base.val() - self.una1.val()) & self.cfg_psn_mask.val();
-        self.eseg.next = (self.una1.val() - self.base.val()) & self.cfg_psn_mask.val();
-        self.seg_lo.next = 0.into();
-        self.seg_hi.next = 0.into();
-        if self.eseg.val().any() & (self.eseg.val() < self.cfg_sb.val()) {
-            self.seg_lo.next = bit_cast::<16, 32>(self.eseg.val());
-            self.seg_hi.next = bit_cast::<16, 32>(self.eseg.val()) + self.out1.val();
-        } else if self.dseg.val() < bit_cast::<32, 16>(self.out1.val()) {
-            self.seg_hi.next = self.out1.val() - bit_cast::<16, 32>(self.dseg.val());
+        // The segment's bit i (PSN base + i) lies b - i back from snd_nxt, so inside
+        // [una1, snd_nxt) exactly when b - out1 <= i < b: the upper bound is known before the
+        // search, only the lower waits for out1. Nothing of a segment with b >= 2W is inside
+        // (out1 <= W, SB <= W).
+        self.b.next = (self.nxt.val() - self.base.val()) & self.cfg_psn_mask.val();
+        self.b_lo.next = bit_cast::<16, 32>(self.b.val()) & self.cfg_mask_lo.val();
+        self.below_hi.next = 0.into();
+        if !(self.b.val() & self.cfg_far_mask.val()).any() {
+            self.below_hi.next = self.bitmap.val() & !(self.cfg_ones_sb.val() << self.b_lo.val());
         }
-        self.seg_in.next = self.bitmap.val()
-            & (self.cfg_ones_sb.val() << self.seg_lo.val())
-            & !(self.cfg_ones_sb.val() << self.seg_hi.val());
-        // The segment's slots: base is a multiple of SB, SB divides W, so no wrap.
-        self.marks.next = bit_cast::<W, SB>(self.seg_in.val())
-            << (bit_cast::<16, 32>(self.base.val()) & self.cfg_slot_mask.val());
+        // Placed on its slots before the search (base is a multiple of SB, SB divides W: no
+        // wrap); the lower bound then cuts the placed bits at slot base_slot + b - out1.
+        self.base_slot.next = bit_cast::<16, 32>(self.base.val()) & self.cfg_slot_mask.val();
+        self.placed.next = bit_cast::<W, SB>(self.below_hi.val()) << self.base_slot.val();
+        self.c_top.next = self.base_slot.val() + self.b_lo.val();
+        self.thr.next = 0.into();
+        if self.c_top.val() >= self.out1.val() {
+            self.thr.next = self.c_top.val() - self.out1.val();
+        }
+        self.marks.next = self.placed.val() & (self.cfg_ones_w.val() << self.thr.val());
         self.acked1.next = self.acked.val() | self.marks.val();
-        // highest_acked: the later (the nearer to snd_nxt) of itself and the segment's top.
-        self.seg_top.v.next = self.seg_in.val();
-        self.nb.next = self.nxt.val() - self.base.val() - 1_usize.to_bits::<32>();
-        self.hs_back.next = bit_cast::<16, 32>(self.nb.val()) - self.seg_top.idx.val();
-        self.h1v.next = self.hv.val() | self.seg_top.any.val();
+        // highest_acked: the later (the nearer to snd_nxt) of itself and the segment's top,
+        // the highest bit below b (searched beside the settling run), kept when inside:
+        // b - 1 - top back from snd_nxt, below out1.
+        self.seg_top.v.next = self.below_hi.val();
+        self.hs_back.next = self.b_lo.val() - 1_usize.to_bits::<16>() - self.seg_top.idx.val();
+        self.top_in.next = self.seg_top.any.val() & (self.hs_back.val() < self.out1.val());
+        self.h1v.next = self.hv.val() | self.top_in.val();
         self.h1b.next = self.hb.val();
-        if self.seg_top.any.val() & (!self.hv.val() | (self.hs_back.val() < self.hb.val())) {
+        if self.top_in.val() & (!self.hv.val() | (self.hs_back.val() < self.hb.val())) {
             self.h1b.next = self.hs_back.val();
         }
         // The byte count moves forward only.
@@ -608,7 +630,6 @@ pub struct SenderLoss<const W: usize, const D: usize, const E: usize> {
     /// The results so far ([`HEAD_FLAGS`]: the SACK's verdicts and bytes, a loss).
     pub m_flags: Signal<Out, Bits<HEAD_FLAGS>>,
 
-    cfg_psn_mask: Constant<Bits<32>>,
     cfg_w: Constant<Bits<16>>,
     /// `W - 1`: a PSN's slot, and the width of the offsets back from `snd_nxt`.
     cfg_slot_mask: Constant<Bits<16>>,
@@ -628,6 +649,9 @@ pub struct SenderLoss<const W: usize, const D: usize, const E: usize> {
 
     run_hi: FirstSet<W>,
     run_all: FirstSet<W>,
+    /// The slots at and after the first clear one, from una1's slot up and from slot 0.
+    after_hi: PrefixOr<W, 4>,
+    after_lo: PrefixOr<W, 4>,
 
     rec: Signal<Local, Bits<D>>,
     ev: Signal<Local, Bits<E>>,
@@ -692,10 +716,29 @@ pub struct SenderLoss<const W: usize, const D: usize, const E: usize> {
     rtx_off: Signal<Local, Bits<16>>,
     hi_off: Signal<Local, Bits<16>>,
     n_range: Signal<Local, Bits<16>>,
-    una_b: Signal<Local, Bits<32>>,
     slot_rtx: Signal<Local, Bits<16>>,
-    range_end: Signal<Local, Bits<16>>,
-    range: Signal<Local, Bits<W>>,
+    n_slot: Signal<Local, Bits<16>>,
+    tn: Signal<Local, Bits<W>>,
+    a_rtxb_s: Signal<Local, Bits<16>>,
+    th_rtxb: Signal<Local, Bits<W>>,
+    l_rtxb: Signal<Local, Bits<W>>,
+    a_hib_s: Signal<Local, Bits<16>>,
+    th_hib: Signal<Local, Bits<W>>,
+    l_hib: Signal<Local, Bits<W>>,
+    a_out_s: Signal<Local, Bits<16>>,
+    th_out: Signal<Local, Bits<W>>,
+    l_out: Signal<Local, Bits<W>>,
+    a_h1b_s: Signal<Local, Bits<16>>,
+    th_h1b: Signal<Local, Bits<W>>,
+    l_h1b: Signal<Local, Bits<W>>,
+    th_out1: Signal<Local, Bits<W>>,
+    l_out1: Signal<Local, Bits<W>>,
+    z_hi: Signal<Local, Bits<W>>,
+    z_lo: Signal<Local, Bits<W>>,
+    after: Signal<Local, Bits<W>>,
+    l_out2: Signal<Local, Bits<W>>,
+    det: Signal<Local, Bit>,
+    lost_mask: Signal<Local, Bits<W>>,
     holes: Signal<Local, Bits<W>>,
     state_b: Signal<Local, Bits<D>>,
     flags: Signal<Local, Bits<HEAD_FLAGS>>,
@@ -738,7 +781,6 @@ impl<const W: usize, const D: usize, const E: usize> SenderLoss<W, D, E> {
             m_hi_off: Default::default(),
             m_n_range: Default::default(),
             m_flags: Default::default(),
-            cfg_psn_mask: c32(0xFF_FFFF),
             cfg_w: c16(W as u64),
             cfg_slot_mask: c16(W as u64 - 1),
             cfg_mask_lo: c16(2 * W as u64 - 1),
@@ -754,6 +796,8 @@ impl<const W: usize, const D: usize, const E: usize> SenderLoss<W, D, E> {
             cfg_ones_w: Constant::new(!Bits::<W>::default()),
             run_hi: FirstSet::lowest(),
             run_all: FirstSet::lowest(),
+            after_hi: PrefixOr::new(SegmentFlag::Reduce),
+            after_lo: PrefixOr::new(SegmentFlag::Reduce),
             rec: Default::default(),
             ev: Default::default(),
             unsettled: Default::default(),
@@ -817,10 +861,29 @@ impl<const W: usize, const D: usize, const E: usize> SenderLoss<W, D, E> {
             rtx_off: Default::default(),
             hi_off: Default::default(),
             n_range: Default::default(),
-            una_b: Default::default(),
             slot_rtx: Default::default(),
-            range_end: Default::default(),
-            range: Default::default(),
+            n_slot: Default::default(),
+            tn: Default::default(),
+            a_rtxb_s: Default::default(),
+            th_rtxb: Default::default(),
+            l_rtxb: Default::default(),
+            a_hib_s: Default::default(),
+            th_hib: Default::default(),
+            l_hib: Default::default(),
+            a_out_s: Default::default(),
+            th_out: Default::default(),
+            l_out: Default::default(),
+            a_h1b_s: Default::default(),
+            th_h1b: Default::default(),
+            l_h1b: Default::default(),
+            th_out1: Default::default(),
+            l_out1: Default::default(),
+            z_hi: Default::default(),
+            z_lo: Default::default(),
+            after: Default::default(),
+            l_out2: Default::default(),
+            det: Default::default(),
+            lost_mask: Default::default(),
             holes: Default::default(),
             state_b: Default::default(),
             flags: Default::default(),
@@ -957,9 +1020,13 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
         }
         // ---- State B: the timeout (every event but an open) declares every unacknowledged
         // PSN lost.
-        self.age.next = self.now.val() - self.a_rts.val();
-        self.t1.next =
-            !self.is_open.val() & self.a_out.val().any() & (self.age.val() > self.cfg_rto.val());
+        // An accepted SACK that moved snd_una restarted the clock (age 0, never above rto), so
+        // the age is the record's, made before the run's search.
+        self.age.next = self.now.val() - self.rts.val();
+        self.t1.next = !self.is_open.val()
+            & self.a_out.val().any()
+            & !(self.acc.val() & self.moved.val())
+            & (self.age.val() > self.cfg_rto.val());
         if self.t1.val() {
             self.a_hiv.next = true;
             self.a_hib.next = 0.into();
@@ -976,22 +1043,108 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
         if self.a_hiv.val() & (self.rtx_off.val() <= self.hi_off.val()) {
             self.n_range.next = self.hi_off.val() + 1_usize.to_bits::<16>() - self.rtx_off.val();
         }
-        self.una_b.next =
-            (self.nxt.val() - bit_cast::<32, 16>(self.a_out.val())) & self.cfg_psn_mask.val();
+        // rtx's slot: snd_una's plus rtx_off is snd_nxt's less rtx's offset back.
         self.slot_rtx.next =
-            (bit_cast::<16, 32>(self.una_b.val()) + self.rtx_off.val()) & self.cfg_slot_mask.val();
-        self.range_end.next = self.slot_rtx.val() + self.n_range.val();
-        if self.range_end.val() <= self.cfg_w.val() {
-            self.range.next = (self.cfg_ones_w.val() << self.slot_rtx.val())
-                & !(self.cfg_ones_w.val() << self.range_end.val());
-        } else {
-            self.range.next = (self.cfg_ones_w.val() << self.slot_rtx.val())
-                | !(self.cfg_ones_w.val() << (self.range_end.val() - self.cfg_w.val()));
+            (bit_cast::<16, 32>(self.nxt.val()) - self.a_rtxb.val()) & self.cfg_slot_mask.val();
+        // The holes, as masks over the slots rather than from the bounds above (those feed
+        // H3's registers only): `L(x)` holds the slots of the PSNs at most x back from
+        // snd_nxt, the cyclic range [snd_nxt - x, snd_nxt), and the lost range is
+        // `L(rtx's offset) & !L(recovery_hi's)`. Each case's mask is made beside the run's
+        // search from registers; only `L(out2)` waits on the acknowledged bits (the slots at
+        // and after the first clear one from una1's, inside `L(out1)`), and the case picks.
+        self.n_slot.next = bit_cast::<16, 32>(self.nxt.val()) & self.cfg_slot_mask.val();
+        self.tn.next = !(self.cfg_ones_w.val() << self.n_slot.val());
+        self.a_rtxb_s.next = (self.n_slot.val() - self.rtxb.val()) & self.cfg_slot_mask.val();
+        self.th_rtxb.next = self.cfg_ones_w.val() << self.a_rtxb_s.val();
+        self.l_rtxb.next = 0.into();
+        if self.rtxb.val() >= self.cfg_w.val() {
+            self.l_rtxb.next = self.cfg_ones_w.val();
+        } else if self.rtxb.val().any() {
+            if self.rtxb.val() <= self.n_slot.val() {
+                self.l_rtxb.next = self.th_rtxb.val() & self.tn.val();
+            } else {
+                self.l_rtxb.next = self.th_rtxb.val() | self.tn.val();
+            }
         }
-        if !self.n_range.val().any() {
-            self.range.next = 0.into();
+        self.a_hib_s.next = (self.n_slot.val() - self.hib.val()) & self.cfg_slot_mask.val();
+        self.th_hib.next = self.cfg_ones_w.val() << self.a_hib_s.val();
+        self.l_hib.next = 0.into();
+        if self.hib.val().any() {
+            if self.hib.val() <= self.n_slot.val() {
+                self.l_hib.next = self.th_hib.val() & self.tn.val();
+            } else {
+                self.l_hib.next = self.th_hib.val() | self.tn.val();
+            }
         }
-        self.holes.next = !self.a_acked.val() & self.range.val();
+        self.a_out_s.next = (self.n_slot.val() - self.out.val()) & self.cfg_slot_mask.val();
+        self.th_out.next = self.cfg_ones_w.val() << self.a_out_s.val();
+        self.l_out.next = 0.into();
+        if self.out.val() >= self.cfg_w.val() {
+            self.l_out.next = self.cfg_ones_w.val();
+        } else if self.out.val().any() {
+            if self.out.val() <= self.n_slot.val() {
+                self.l_out.next = self.th_out.val() & self.tn.val();
+            } else {
+                self.l_out.next = self.th_out.val() | self.tn.val();
+            }
+        }
+        self.a_h1b_s.next = (self.n_slot.val() - self.h1b.val()) & self.cfg_slot_mask.val();
+        self.th_h1b.next = self.cfg_ones_w.val() << self.a_h1b_s.val();
+        self.l_h1b.next = 0.into();
+        if self.h1b.val().any() {
+            if self.h1b.val() <= self.n_slot.val() {
+                self.l_h1b.next = self.th_h1b.val() & self.tn.val();
+            } else {
+                self.l_h1b.next = self.th_h1b.val() | self.tn.val();
+            }
+        }
+        // una1's slot is snd_nxt's less out1.
+        self.th_out1.next = self.cfg_ones_w.val() << self.slot_una1.val();
+        self.l_out1.next = 0.into();
+        if self.out1.val() >= self.cfg_w.val() {
+            self.l_out1.next = self.cfg_ones_w.val();
+        } else if self.out1.val().any() {
+            if self.out1.val() <= self.n_slot.val() {
+                self.l_out1.next = self.th_out1.val() & self.tn.val();
+            } else {
+                self.l_out1.next = self.th_out1.val() | self.tn.val();
+            }
+        }
+        // The first clear slot from una1's, cyclically: in [una1's slot, W) if any, else in
+        // [0, una1's slot); the slots from it to snd_nxt are L(out2) (none past out1: then
+        // out2 is 0). An unsettled SACK makes no run.
+        self.z_hi.next = self.zeros.val() & self.th_out1.val();
+        self.z_lo.next = self.zeros.val() & !self.th_out1.val();
+        self.after_hi.x.next = self.z_hi.val();
+        self.after_lo.x.next = self.z_lo.val();
+        self.after.next = 0.into();
+        if self.after_hi.any.val() {
+            self.after.next = self.after_hi.pre.val() | self.z_hi.val() | !self.th_out1.val();
+        } else if self.after_lo.any.val() {
+            self.after.next = (self.after_lo.pre.val() | self.z_lo.val()) & !self.th_out1.val();
+        }
+        self.l_out2.next = self.l_out1.val() & self.after.val();
+        if self.unsettled.val() {
+            self.l_out2.next = self.l_out1.val();
+        }
+        // The cases as B's state above takes them (recovery that ended makes an empty range:
+        // recovery_hi's offset is then at least out2).
+        self.det.next = self.acc.val() & (self.enter_p.val() | self.enter_o.val());
+        self.lost_mask.next = 0.into();
+        if self.t1.val() {
+            self.lost_mask.next = self.l_out.val();
+            if self.acc.val() {
+                self.lost_mask.next = self.l_out2.val();
+            }
+        } else if self.det.val() {
+            self.lost_mask.next = self.l_out2.val() & !self.l_h1b.val();
+        } else if self.hiv.val() {
+            self.lost_mask.next = self.l_rtxb.val() & !self.l_hib.val();
+            if self.acc.val() {
+                self.lost_mask.next = self.lost_mask.val() & self.l_out2.val();
+            }
+        }
+        self.holes.next = !self.a_acked.val() & self.lost_mask.val();
 
         // ---- State B packed; the results so far (HEAD_FLAGS).
         self.state_b.next = (self.rec.val() & self.cfg_keep.val())
