@@ -39,7 +39,7 @@ use rust_hdl::prelude::*;
 
 use crate::context_pipe_hold::{ContextPipeHold, COMPUTE_STAGE};
 use crate::first_set::FirstSet;
-use crate::widgets::{PrefixOr, SegmentFlag};
+use crate::widgets::{BackRange, PrefixOr, SegmentFlag};
 
 /// The events ahead whose repositions unsettle an event: the model's settling distance less
 /// one (the hold shell shows at S3 which of the 4 events ahead had the same id).
@@ -521,7 +521,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             | (self.bytes_d.val().any() & !self.bytes_d.val().get_bit(31));
         self.acc.next = self.is_sack.val() & !self.malformed.val();
         // An EPSN ahead of snd_una moves it (used only when the SACK is accepted).
-        self.ahead.next = !self.e23.val() & self.e_near.val() & (self.e_lo.val() < self.out.val());
+        self.ahead.next = !self.e23.val() & self.e_le.val() & (self.e_lo.val() != self.out.val());
         self.una1.next = self.una.val();
         self.out1.next = self.out.val();
         if self.ahead.val() {
@@ -718,21 +718,12 @@ pub struct SenderLoss<const W: usize, const D: usize, const E: usize> {
     n_range: Signal<Local, Bits<16>>,
     slot_rtx: Signal<Local, Bits<16>>,
     n_slot: Signal<Local, Bits<16>>,
-    tn: Signal<Local, Bits<W>>,
-    a_rtxb_s: Signal<Local, Bits<16>>,
-    th_rtxb: Signal<Local, Bits<W>>,
-    l_rtxb: Signal<Local, Bits<W>>,
-    a_hib_s: Signal<Local, Bits<16>>,
-    th_hib: Signal<Local, Bits<W>>,
-    l_hib: Signal<Local, Bits<W>>,
-    a_out_s: Signal<Local, Bits<16>>,
-    th_out: Signal<Local, Bits<W>>,
-    l_out: Signal<Local, Bits<W>>,
-    a_h1b_s: Signal<Local, Bits<16>>,
-    th_h1b: Signal<Local, Bits<W>>,
-    l_h1b: Signal<Local, Bits<W>>,
+    l_rtxb: BackRange<W>,
+    l_hib: BackRange<W>,
+    l_out: BackRange<W>,
+    l_h1b: BackRange<W>,
     th_out1: Signal<Local, Bits<W>>,
-    l_out1: Signal<Local, Bits<W>>,
+    l_out1: BackRange<W>,
     z_hi: Signal<Local, Bits<W>>,
     z_lo: Signal<Local, Bits<W>>,
     after: Signal<Local, Bits<W>>,
@@ -863,18 +854,9 @@ impl<const W: usize, const D: usize, const E: usize> SenderLoss<W, D, E> {
             n_range: Default::default(),
             slot_rtx: Default::default(),
             n_slot: Default::default(),
-            tn: Default::default(),
-            a_rtxb_s: Default::default(),
-            th_rtxb: Default::default(),
             l_rtxb: Default::default(),
-            a_hib_s: Default::default(),
-            th_hib: Default::default(),
             l_hib: Default::default(),
-            a_out_s: Default::default(),
-            th_out: Default::default(),
             l_out: Default::default(),
-            a_h1b_s: Default::default(),
-            th_h1b: Default::default(),
             l_h1b: Default::default(),
             th_out1: Default::default(),
             l_out1: Default::default(),
@@ -1053,63 +1035,18 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
         // search from registers; only `L(out2)` waits on the acknowledged bits (the slots at
         // and after the first clear one from una1's, inside `L(out1)`), and the case picks.
         self.n_slot.next = bit_cast::<16, 32>(self.nxt.val()) & self.cfg_slot_mask.val();
-        self.tn.next = !(self.cfg_ones_w.val() << self.n_slot.val());
-        self.a_rtxb_s.next = (self.n_slot.val() - self.rtxb.val()) & self.cfg_slot_mask.val();
-        self.th_rtxb.next = self.cfg_ones_w.val() << self.a_rtxb_s.val();
-        self.l_rtxb.next = 0.into();
-        if self.rtxb.val() >= self.cfg_w.val() {
-            self.l_rtxb.next = self.cfg_ones_w.val();
-        } else if self.rtxb.val().any() {
-            if self.rtxb.val() <= self.n_slot.val() {
-                self.l_rtxb.next = self.th_rtxb.val() & self.tn.val();
-            } else {
-                self.l_rtxb.next = self.th_rtxb.val() | self.tn.val();
-            }
-        }
-        self.a_hib_s.next = (self.n_slot.val() - self.hib.val()) & self.cfg_slot_mask.val();
-        self.th_hib.next = self.cfg_ones_w.val() << self.a_hib_s.val();
-        self.l_hib.next = 0.into();
-        if self.hib.val().any() {
-            if self.hib.val() <= self.n_slot.val() {
-                self.l_hib.next = self.th_hib.val() & self.tn.val();
-            } else {
-                self.l_hib.next = self.th_hib.val() | self.tn.val();
-            }
-        }
-        self.a_out_s.next = (self.n_slot.val() - self.out.val()) & self.cfg_slot_mask.val();
-        self.th_out.next = self.cfg_ones_w.val() << self.a_out_s.val();
-        self.l_out.next = 0.into();
-        if self.out.val() >= self.cfg_w.val() {
-            self.l_out.next = self.cfg_ones_w.val();
-        } else if self.out.val().any() {
-            if self.out.val() <= self.n_slot.val() {
-                self.l_out.next = self.th_out.val() & self.tn.val();
-            } else {
-                self.l_out.next = self.th_out.val() | self.tn.val();
-            }
-        }
-        self.a_h1b_s.next = (self.n_slot.val() - self.h1b.val()) & self.cfg_slot_mask.val();
-        self.th_h1b.next = self.cfg_ones_w.val() << self.a_h1b_s.val();
-        self.l_h1b.next = 0.into();
-        if self.h1b.val().any() {
-            if self.h1b.val() <= self.n_slot.val() {
-                self.l_h1b.next = self.th_h1b.val() & self.tn.val();
-            } else {
-                self.l_h1b.next = self.th_h1b.val() | self.tn.val();
-            }
-        }
-        // una1's slot is snd_nxt's less out1.
+        self.l_rtxb.n_slot.next = self.n_slot.val();
+        self.l_rtxb.x.next = self.rtxb.val();
+        self.l_hib.n_slot.next = self.n_slot.val();
+        self.l_hib.x.next = self.hib.val();
+        self.l_out.n_slot.next = self.n_slot.val();
+        self.l_out.x.next = self.out.val();
+        self.l_h1b.n_slot.next = self.n_slot.val();
+        self.l_h1b.x.next = self.h1b.val();
+        self.l_out1.n_slot.next = self.n_slot.val();
+        self.l_out1.x.next = self.out1.val();
+        // The slots from una1's up, where the search for the first clear slot starts.
         self.th_out1.next = self.cfg_ones_w.val() << self.slot_una1.val();
-        self.l_out1.next = 0.into();
-        if self.out1.val() >= self.cfg_w.val() {
-            self.l_out1.next = self.cfg_ones_w.val();
-        } else if self.out1.val().any() {
-            if self.out1.val() <= self.n_slot.val() {
-                self.l_out1.next = self.th_out1.val() & self.tn.val();
-            } else {
-                self.l_out1.next = self.th_out1.val() | self.tn.val();
-            }
-        }
         // The first clear slot from una1's, cyclically: in [una1's slot, W) if any, else in
         // [0, una1's slot); the slots from it to snd_nxt are L(out2) (none past out1: then
         // out2 is 0). An unsettled SACK makes no run.
@@ -1123,23 +1060,23 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
         } else if self.after_lo.any.val() {
             self.after.next = (self.after_lo.pre.val() | self.z_lo.val()) & !self.th_out1.val();
         }
-        self.l_out2.next = self.l_out1.val() & self.after.val();
+        self.l_out2.next = self.l_out1.mask.val() & self.after.val();
         if self.unsettled.val() {
-            self.l_out2.next = self.l_out1.val();
+            self.l_out2.next = self.l_out1.mask.val();
         }
         // The cases as B's state above takes them (recovery that ended makes an empty range:
         // recovery_hi's offset is then at least out2).
         self.det.next = self.acc.val() & (self.enter_p.val() | self.enter_o.val());
         self.lost_mask.next = 0.into();
         if self.t1.val() {
-            self.lost_mask.next = self.l_out.val();
+            self.lost_mask.next = self.l_out.mask.val();
             if self.acc.val() {
                 self.lost_mask.next = self.l_out2.val();
             }
         } else if self.det.val() {
-            self.lost_mask.next = self.l_out2.val() & !self.l_h1b.val();
+            self.lost_mask.next = self.l_out2.val() & !self.l_h1b.mask.val();
         } else if self.hiv.val() {
-            self.lost_mask.next = self.l_rtxb.val() & !self.l_hib.val();
+            self.lost_mask.next = self.l_rtxb.mask.val() & !self.l_hib.mask.val();
             if self.acc.val() {
                 self.lost_mask.next = self.lost_mask.val() & self.l_out2.val();
             }

@@ -1,6 +1,6 @@
 //! Small combinational widgets for the RTL idioms that several blocks share, each written
-//! once: the index of a one-hot vector ([`OneHotIndex`]) and the exclusive prefix OR as
-//! carry chains ([`PrefixOr`]). Each is a rust-hdl sub-block (its own Verilog module, inside
+//! once: the index of a one-hot vector ([`OneHotIndex`]), the exclusive prefix OR as carry
+//! chains ([`PrefixOr`]) and a cyclic range of slots back from a pointer ([`BackRange`]). Each is a rust-hdl sub-block (its own Verilog module, inside
 //! the block that uses it): the caller drives `x` and reads the outputs in the same cycle.
 //!
 //! **Drive `x` from registers.** rust-hdl writes a block's logic as one `always @(*)`, and
@@ -191,6 +191,67 @@ impl<const N: usize, const S: usize> Logic for PrefixOr<N, S> {
     }
 }
 
+/// The slots of the PSNs at most `x` back from `snd_nxt` in a window of `W` slots
+/// (combinational): the cyclic range `[n_slot - x, n_slot)` as a mask, `L(x)` in the sender's
+/// doc. `x` is 0..=W or more (`x >= W` gives every slot); `n_slot < W` is `snd_nxt`'s slot.
+///
+/// One thermometer (the slots at and above the range's start) ANDed with the one below
+/// `n_slot` when the range does not wrap (`x <= n_slot`), ORed with it when it does: no
+/// compare of `x` with a search's result, so a caller makes it from registers beside a search.
+/// `W` is a power of two.
+#[derive(LogicBlock)]
+pub struct BackRange<const W: usize> {
+    /// `snd_nxt`'s slot.
+    pub n_slot: Signal<In, Bits<16>>,
+    /// How far back the range reaches.
+    pub x: Signal<In, Bits<16>>,
+    /// Bit `s`: slot `s` holds one of the `x` PSNs below `snd_nxt`.
+    pub mask: Signal<Out, Bits<W>>,
+    cfg_w: Constant<Bits<16>>,
+    cfg_slot_mask: Constant<Bits<16>>,
+    cfg_ones: Constant<Bits<W>>,
+    /// The range's first slot, the slots at and above it, the slots below `n_slot`.
+    start: Signal<Local, Bits<16>>,
+    from: Signal<Local, Bits<W>>,
+    below: Signal<Local, Bits<W>>,
+}
+
+impl<const W: usize> Default for BackRange<W> {
+    fn default() -> Self {
+        assert!(W.is_power_of_two() && (2..1 << 15).contains(&W));
+        BackRange {
+            n_slot: Default::default(),
+            x: Default::default(),
+            mask: Default::default(),
+            cfg_w: Constant::new(bits::<16>(W as u64)),
+            cfg_slot_mask: Constant::new(bits::<16>(W as u64 - 1)),
+            cfg_ones: Constant::new(!Bits::<W>::default()),
+            start: Default::default(),
+            from: Default::default(),
+            below: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize> Logic for BackRange<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.start.next = (self.n_slot.val() - self.x.val()) & self.cfg_slot_mask.val();
+        self.from.next = self.cfg_ones.val() << self.start.val();
+        self.below.next = !(self.cfg_ones.val() << self.n_slot.val());
+        self.mask.next = 0.into();
+        if self.x.val() >= self.cfg_w.val() {
+            self.mask.next = self.cfg_ones.val();
+        } else if self.x.val().any() {
+            if self.x.val() <= self.n_slot.val() {
+                self.mask.next = self.from.val() & self.below.val();
+            } else {
+                self.mask.next = self.from.val() | self.below.val();
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,5 +407,46 @@ mod tests {
             .iter()
             .enumerate()
             .any(|(x, row)| row[0] != index_reference(x as u64)));
+    }
+
+    /// `BackRange<8>` simulated for every `n_slot` below 8 and every `x` up to 9 against the
+    /// plain reference (slot `(n_slot - k) mod 8` for each `k` in `1..=min(x, 8)`).
+    fn check_back_range(v: &str, name: &str) -> Vec<String> {
+        let tb = "module tb;\n  reg [15:0] n_slot, x;\n  wire [7:0] mask;\n  integer n, k;\n  \
+                  br_8 uut(.n_slot(n_slot), .x(x), .mask(mask));\n  initial begin\n    \
+                  for (n = 0; n < 8; n = n + 1)\n      for (k = 0; k < 10; k = k + 1) begin\n        \
+                  n_slot = n; x = k; #1 $display(\"%0d %0d %0d\", n, k, mask);\n      end\n  \
+                  end\nendmodule\n";
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../target/gate")
+            .join(format!("widget_{name}"));
+        let out = crate::gate::icarus_run(&dir, tb, v);
+        let mut bad = Vec::new();
+        let mut rows = 0;
+        for l in out.lines() {
+            let r: Vec<u64> = l.split_whitespace().map(|v| v.parse().unwrap()).collect();
+            let (n, x) = (r[0], r[1]);
+            let want = (1..=x.min(8)).fold(0u64, |a, k| a | 1 << ((n + 8 - k) % 8));
+            if r[2] != want {
+                bad.push(format!(
+                    "n_slot {n} x {x}: mask {:#x}, want {want:#x}",
+                    r[2]
+                ));
+            }
+            rows += 1;
+        }
+        assert_eq!(rows, 80, "{name}: every input simulated");
+        bad
+    }
+
+    #[test]
+    fn back_range_every_input() {
+        let v = generated("br_8", BackRange::<8>::default());
+        let bad = check_back_range(&v, "br_8");
+        assert!(bad.is_empty(), "{bad:?}");
+        // A range that does not wrap taken as one that does is caught.
+        let broken = v.replacen("<=", ">", 1);
+        assert_ne!(broken, v);
+        assert!(!check_back_range(&broken, "br_8_broken").is_empty());
     }
 }
