@@ -289,10 +289,13 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     b: Signal<Local, Bits<32>>,
     b_lo: Signal<Local, Bits<16>>,
     below_hi: Signal<Local, Bits<SB>>,
+    cut: Signal<Local, Bits<16>>,
+    t_hb: Signal<Local, Bits<16>>,
+    lt_hb: Signal<Local, Bit>,
+    t_top: Signal<Local, Bits<16>>,
+    lt_top: Signal<Local, Bit>,
     base_slot: Signal<Local, Bits<16>>,
     placed: Signal<Local, Bits<W>>,
-    c_top: Signal<Local, Bits<16>>,
-    thr: Signal<Local, Bits<16>>,
     top_in: Signal<Local, Bit>,
     bytes_d: Signal<Local, Bits<32>>,
     malformed: Signal<Local, Bit>,
@@ -401,10 +404,13 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             b: Default::default(),
             b_lo: Default::default(),
             below_hi: Default::default(),
+            cut: Default::default(),
+            t_hb: Default::default(),
+            lt_hb: Default::default(),
+            t_top: Default::default(),
+            lt_top: Default::default(),
             base_slot: Default::default(),
             placed: Default::default(),
-            c_top: Default::default(),
-            thr: Default::default(),
             top_in: Default::default(),
             bytes_d: Default::default(),
             malformed: Default::default(),
@@ -492,8 +498,16 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.hiv.next = self.r_hiv.val();
         self.sv.next = self.r_sv.val();
         self.rtxb.next = self.r_rtxb.val();
+        // hb < out, that is run0 < r_out - hb =: k (k <= r_out, so the run before its cap,
+        // `raw`, is below k just when run0 is): the search's index against r_slot + k, made
+        // before the search, with no subtraction after it.
+        self.t_hb.next = self.r_slot.val() + self.r_out.val() - self.hb.val();
+        self.lt_hb.next = (self.settle_hi.any.val() & (self.settle_hi.idx.val() < self.t_hb.val()))
+            | (!self.settle_hi.any.val()
+                & self.settle_all.any.val()
+                & (self.settle_all.idx.val() + self.cfg_w.val() < self.t_hb.val()));
         if self.settling.val() {
-            self.hv.next = self.r_hv.val() & (self.hb.val() < self.out.val());
+            self.hv.next = self.r_hv.val() & (self.hb.val() < self.r_out.val()) & self.lt_hb.val();
             self.hiv.next = self.r_hiv.val() & (self.hib.val() < self.out.val());
             self.sv.next = self.r_sv.val() & (self.shb.val() < self.out.val());
             if self.r_rtxb.val() > self.out.val() {
@@ -529,32 +543,45 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             self.out1.next = self.e_lo.val();
         }
         // The segment's bit i (PSN base + i) lies b - i back from snd_nxt, so inside
-        // [una1, snd_nxt) exactly when b - out1 <= i < b: the upper bound is known before the
-        // search, only the lower waits for out1. Nothing of a segment with b >= 2W is inside
-        // (out1 <= W, SB <= W).
+        // [una1, snd_nxt) exactly when b - out1 <= i < b. Before the search the bits are cut
+        // to those at most `cut` back: r_out (the window before the run), or e when the EPSN
+        // is nearer (out1 is then e if the run leaves more than e, else out; nothing of a
+        // segment with b >= 2W is inside). The kept bits between out and r_out back lie on
+        // the run's slots, acknowledged already: ORed into the acknowledged bits they change
+        // nothing, so the marks need no cut after the search. Placed on their slots (base is
+        // a multiple of SB, SB divides W: no wrap).
         self.b.next = (self.nxt.val() - self.base.val()) & self.cfg_psn_mask.val();
         self.b_lo.next = bit_cast::<16, 32>(self.b.val()) & self.cfg_mask_lo.val();
+        self.cut.next = self.r_out.val();
+        if !self.e23.val() & self.e_near.val() & (self.e_lo.val() < self.r_out.val()) {
+            self.cut.next = self.e_lo.val();
+        }
         self.below_hi.next = 0.into();
         if !(self.b.val() & self.cfg_far_mask.val()).any() {
             self.below_hi.next = self.bitmap.val() & !(self.cfg_ones_sb.val() << self.b_lo.val());
+            if self.b_lo.val() > self.cut.val() {
+                self.below_hi.next = self.bitmap.val()
+                    & !(self.cfg_ones_sb.val() << self.b_lo.val())
+                    & (self.cfg_ones_sb.val() << (self.b_lo.val() - self.cut.val()));
+            }
         }
-        // Placed on its slots before the search (base is a multiple of SB, SB divides W: no
-        // wrap); the lower bound then cuts the placed bits at slot base_slot + b - out1.
         self.base_slot.next = bit_cast::<16, 32>(self.base.val()) & self.cfg_slot_mask.val();
         self.placed.next = bit_cast::<W, SB>(self.below_hi.val()) << self.base_slot.val();
-        self.c_top.next = self.base_slot.val() + self.b_lo.val();
-        self.thr.next = 0.into();
-        if self.c_top.val() >= self.out1.val() {
-            self.thr.next = self.c_top.val() - self.out1.val();
-        }
-        self.marks.next = self.placed.val() & (self.cfg_ones_w.val() << self.thr.val());
+        self.marks.next = self.placed.val();
         self.acked1.next = self.acked.val() | self.marks.val();
         // highest_acked: the later (the nearer to snd_nxt) of itself and the segment's top,
-        // the highest bit below b (searched beside the settling run), kept when inside:
-        // b - 1 - top back from snd_nxt, below out1.
+        // the highest bit of the cut segment (searched beside the settling run), b - 1 - top
+        // back from snd_nxt. It is at most `cut` back, so it lies in [una1, snd_nxt) when
+        // hs_back < out: the run below r_out - hs_back, tested as hv's.
         self.seg_top.v.next = self.below_hi.val();
         self.hs_back.next = self.b_lo.val() - 1_usize.to_bits::<16>() - self.seg_top.idx.val();
-        self.top_in.next = self.seg_top.any.val() & (self.hs_back.val() < self.out1.val());
+        self.t_top.next = self.r_slot.val() + self.r_out.val() - self.hs_back.val();
+        self.lt_top.next = !self.settling.val()
+            | (self.settle_hi.any.val() & (self.settle_hi.idx.val() < self.t_top.val()))
+            | (!self.settle_hi.any.val()
+                & self.settle_all.any.val()
+                & (self.settle_all.idx.val() + self.cfg_w.val() < self.t_top.val()));
+        self.top_in.next = self.seg_top.any.val() & self.lt_top.val();
         self.h1v.next = self.hv.val() | self.top_in.val();
         self.h1b.next = self.hb.val();
         if self.top_in.val() & (!self.hv.val() | (self.hs_back.val() < self.hb.val())) {
