@@ -303,7 +303,6 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     ahead: Signal<Local, Bit>,
     una1: Signal<Local, Bits<32>>,
     out1: Signal<Local, Bits<16>>,
-    marks: Signal<Local, Bits<W>>,
     acked1: Signal<Local, Bits<W>>,
     hs_back: Signal<Local, Bits<16>>,
     h1v: Signal<Local, Bit>,
@@ -418,7 +417,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             ahead: Default::default(),
             una1: Default::default(),
             out1: Default::default(),
-            marks: Default::default(),
             acked1: Default::default(),
             hs_back: Default::default(),
             h1v: Default::default(),
@@ -559,16 +557,14 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.below_hi.next = 0.into();
         if !(self.b.val() & self.cfg_far_mask.val()).any() {
             self.below_hi.next = self.bitmap.val() & !(self.cfg_ones_sb.val() << self.b_lo.val());
-            if self.b_lo.val() > self.cut.val() {
-                self.below_hi.next = self.bitmap.val()
-                    & !(self.cfg_ones_sb.val() << self.b_lo.val())
-                    & (self.cfg_ones_sb.val() << (self.b_lo.val() - self.cut.val()));
-            }
+        }
+        if self.b_lo.val() > self.cut.val() {
+            self.below_hi.next = self.below_hi.val()
+                & (self.cfg_ones_sb.val() << (self.b_lo.val() - self.cut.val()));
         }
         self.base_slot.next = bit_cast::<16, 32>(self.base.val()) & self.cfg_slot_mask.val();
         self.placed.next = bit_cast::<W, SB>(self.below_hi.val()) << self.base_slot.val();
-        self.marks.next = self.placed.val();
-        self.acked1.next = self.acked.val() | self.marks.val();
+        self.acked1.next = self.acked.val() | self.placed.val();
         // highest_acked: the later (the nearer to snd_nxt) of itself and the segment's top,
         // the highest bit of the cut segment (searched beside the settling run), b - 1 - top
         // back from snd_nxt. It is at most `cut` back, so it lies in [una1, snd_nxt) when
