@@ -217,6 +217,9 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     /// `highest_acked` with the segment's top: valid, offset back.
     pub m_h1v: Signal<Out, Bit>,
     pub m_h1b: Signal<Out, Bits<16>>,
+    /// For an unsettled event (no run): `highest_acked` still inside `out1` (`h1b < out1`),
+    /// made without `h1b`.
+    pub m_h2v_u: Signal<Out, Bit>,
     /// The byte count's advance (0 unless it moves forward).
     pub m_acked_bytes: Signal<Out, Bits<32>>,
     /// The settling run moved `snd_una`.
@@ -288,8 +291,11 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     e_le: Signal<Local, Bit>,
     b: Signal<Local, Bits<32>>,
     b_lo: Signal<Local, Bits<16>>,
+    below_b: Signal<Local, Bits<SB>>,
     below_hi: Signal<Local, Bits<SB>>,
     cut: Signal<Local, Bits<16>>,
+    top_cut: Signal<Local, Bit>,
+    top_near: Signal<Local, Bit>,
     t_hb: Signal<Local, Bits<16>>,
     lt_hb: Signal<Local, Bit>,
     t_top: Signal<Local, Bits<16>>,
@@ -307,6 +313,7 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     hs_back: Signal<Local, Bits<16>>,
     h1v: Signal<Local, Bit>,
     h1b: Signal<Local, Bits<16>>,
+    h2v_u: Signal<Local, Bit>,
     bd: Signal<Local, Bits<32>>,
     bytes_gt: Signal<Local, Bit>,
     acked_bytes: Signal<Local, Bits<32>>,
@@ -339,6 +346,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             m_out1: Default::default(),
             m_acked1: Default::default(),
             m_h1v: Default::default(),
+            m_h2v_u: Default::default(),
             m_h1b: Default::default(),
             m_acked_bytes: Default::default(),
             m_moved0: Default::default(),
@@ -402,8 +410,11 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             e_le: Default::default(),
             b: Default::default(),
             b_lo: Default::default(),
+            below_b: Default::default(),
             below_hi: Default::default(),
             cut: Default::default(),
+            top_cut: Default::default(),
+            top_near: Default::default(),
             t_hb: Default::default(),
             lt_hb: Default::default(),
             t_top: Default::default(),
@@ -421,6 +432,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             hs_back: Default::default(),
             h1v: Default::default(),
             h1b: Default::default(),
+            h2v_u: Default::default(),
             bd: Default::default(),
             bytes_gt: Default::default(),
             acked_bytes: Default::default(),
@@ -554,10 +566,11 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         if !self.e23.val() & self.e_near.val() & (self.e_lo.val() < self.r_out.val()) {
             self.cut.next = self.e_lo.val();
         }
-        self.below_hi.next = 0.into();
+        self.below_b.next = 0.into();
         if !(self.b.val() & self.cfg_far_mask.val()).any() {
-            self.below_hi.next = self.bitmap.val() & !(self.cfg_ones_sb.val() << self.b_lo.val());
+            self.below_b.next = self.bitmap.val() & !(self.cfg_ones_sb.val() << self.b_lo.val());
         }
+        self.below_hi.next = self.below_b.val();
         if self.b_lo.val() > self.cut.val() {
             self.below_hi.next = self.below_hi.val()
                 & (self.cfg_ones_sb.val() << (self.b_lo.val() - self.cut.val()));
@@ -567,22 +580,35 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.acked1.next = self.acked.val() | self.placed.val();
         // highest_acked: the later (the nearer to snd_nxt) of itself and the segment's top,
         // the highest bit of the cut segment (searched beside the settling run), b - 1 - top
-        // back from snd_nxt. It is at most `cut` back, so it lies in [una1, snd_nxt) when
-        // hs_back < out: the run below r_out - hs_back, tested as hv's.
-        self.seg_top.v.next = self.below_hi.val();
+        // back from snd_nxt. The search takes the segment cut below b only, so that neither
+        // `e` nor the cut is on its path: the cut keeps the bits at and above b - cut, so the
+        // cut segment's highest is that top when top >= b - cut (`top_cut`), else it has none.
+        // The top is nearer than highest_acked when b - 1 - top < hb, top >= b - hb
+        // (`top_near`). Both bounds are made beside the search. The top is at most `cut`
+        // back, so it lies in [una1, snd_nxt) when hs_back < out: the run below
+        // r_out - hs_back, tested as hv's.
+        self.seg_top.v.next = self.below_b.val();
         self.hs_back.next = self.b_lo.val() - 1_usize.to_bits::<16>() - self.seg_top.idx.val();
+        self.top_cut.next = (self.b_lo.val() <= self.cut.val())
+            | (self.seg_top.idx.val() >= self.b_lo.val() - self.cut.val());
+        self.top_near.next = (self.b_lo.val() <= self.hb.val())
+            | (self.seg_top.idx.val() >= self.b_lo.val() - self.hb.val());
         self.t_top.next = self.r_slot.val() + self.r_out.val() - self.hs_back.val();
         self.lt_top.next = !self.settling.val()
             | (self.settle_hi.any.val() & (self.settle_hi.idx.val() < self.t_top.val()))
             | (!self.settle_hi.any.val()
                 & self.settle_all.any.val()
                 & (self.settle_all.idx.val() + self.cfg_w.val() < self.t_top.val()));
-        self.top_in.next = self.seg_top.any.val() & self.lt_top.val();
+        self.top_in.next = self.seg_top.any.val() & self.top_cut.val() & self.lt_top.val();
         self.h1v.next = self.hv.val() | self.top_in.val();
         self.h1b.next = self.hb.val();
-        if self.top_in.val() & (!self.hv.val() | (self.hs_back.val() < self.hb.val())) {
+        if self.top_in.val() & (!self.hv.val() | self.top_near.val()) {
             self.h1b.next = self.hs_back.val();
         }
+        // Unsettled, `out` is r_out and `cut` is out1 (`ahead` is the cut's own test): a kept
+        // top lies inside out1, and so does the nearer of it and highest_acked. So
+        // `h1b < out1` is the top kept, or highest_acked's own test: no wait for `h1b`.
+        self.h2v_u.next = self.top_in.val() | (self.hv.val() & (self.hb.val() < self.out1.val()));
         // The byte count moves forward only.
         self.bd.next = self.sbytes.val() - self.brecv.val();
         self.bytes_gt.next = self.bd.val().any() & !self.bd.val().get_bit(31);
@@ -610,6 +636,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.m_acked1.next = self.acked1.val();
         self.m_h1v.next = self.h1v.val();
         self.m_h1b.next = self.h1b.val();
+        self.m_h2v_u.next = self.h2v_u.val();
         self.m_acked_bytes.next = self.acked_bytes.val();
         self.m_moved0.next = self.run0.val().any();
     }
@@ -639,6 +666,8 @@ pub struct SenderLoss<const W: usize, const D: usize, const E: usize> {
     pub s_acked1: Signal<In, Bits<W>>,
     pub s_h1v: Signal<In, Bit>,
     pub s_h1b: Signal<In, Bits<16>>,
+    /// Unsettled: `h1b < out1` (`SenderSack`'s `m_h2v_u`).
+    pub s_h2v_u: Signal<In, Bit>,
     pub s_acked_bytes: Signal<In, Bits<32>>,
     pub s_moved0: Signal<In, Bit>,
     /// The record after the SACK and the timeout (state B).
@@ -785,6 +814,7 @@ impl<const W: usize, const D: usize, const E: usize> SenderLoss<W, D, E> {
             s_out1: Default::default(),
             s_acked1: Default::default(),
             s_h1v: Default::default(),
+            s_h2v_u: Default::default(),
             s_h1b: Default::default(),
             s_acked_bytes: Default::default(),
             s_moved0: Default::default(),
@@ -959,6 +989,9 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
         self.out2.next = self.out1.val() - self.run.val();
         self.moved.next = self.ahead.val() | self.run.val().any();
         self.h2v.next = self.h1v.val() & (self.h1b.val() < self.out2.val());
+        if self.unsettled.val() {
+            self.h2v.next = self.s_h2v_u.val();
+        }
         // Recovery ends once snd_una passes recovery_hi; rtx is never below snd_una.
         self.hiv2.next = self.hiv.val() & (self.hib.val() < self.out2.val());
         self.rtxb2.next = self.rtxb.val();
@@ -1664,6 +1697,7 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     st2_out1: DFF<Bits<16>>,
     st2_acked1: DFF<Bits<W>>,
     st2_h1v: DFF<Bit>,
+    st2_h2v_u: DFF<Bit>,
     st2_h1b: DFF<Bits<16>>,
     st2_acked_bytes: DFF<Bits<32>>,
     st2_moved0: DFF<Bit>,
@@ -1805,6 +1839,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             st2_out1: Default::default(),
             st2_acked1: Default::default(),
             st2_h1v: Default::default(),
+            st2_h2v_u: Default::default(),
             st2_h1b: Default::default(),
             st2_acked_bytes: Default::default(),
             st2_moved0: Default::default(),
@@ -2191,6 +2226,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             st2_out1,
             st2_acked1,
             st2_h1v,
+            st2_h2v_u,
             st2_h1b,
             st2_acked_bytes,
             st2_moved0,
@@ -2256,6 +2292,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.st2_out1.d.next = self.sack.m_out1.val();
         self.st2_acked1.d.next = self.sack.m_acked1.val();
         self.st2_h1v.d.next = self.sack.m_h1v.val();
+        self.st2_h2v_u.d.next = self.sack.m_h2v_u.val();
         self.st2_h1b.d.next = self.sack.m_h1b.val();
         self.st2_acked_bytes.d.next = self.sack.m_acked_bytes.val();
         self.st2_moved0.d.next = self.sack.m_moved0.val();
@@ -2271,6 +2308,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.loss.s_out1.next = self.st2_out1.q.val();
         self.loss.s_acked1.next = self.st2_acked1.q.val();
         self.loss.s_h1v.next = self.st2_h1v.q.val();
+        self.loss.s_h2v_u.next = self.st2_h2v_u.q.val();
         self.loss.s_h1b.next = self.st2_h1b.q.val();
         self.loss.s_acked_bytes.next = self.st2_acked_bytes.q.val();
         self.loss.s_moved0.next = self.st2_moved0.q.val();
@@ -2316,6 +2354,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.loss_loop.s_out1.next = self.sack_loop.m_out1.val();
         self.loss_loop.s_acked1.next = self.sack_loop.m_acked1.val();
         self.loss_loop.s_h1v.next = self.sack_loop.m_h1v.val();
+        self.loss_loop.s_h2v_u.next = self.sack_loop.m_h2v_u.val();
         self.loss_loop.s_h1b.next = self.sack_loop.m_h1b.val();
         self.loss_loop.s_acked_bytes.next = self.sack_loop.m_acked_bytes.val();
         self.loss_loop.s_moved0.next = self.sack_loop.m_moved0.val();
