@@ -674,11 +674,8 @@ pub struct SenderLoss<const W: usize, const D: usize, const E: usize> {
     pub m_record: Signal<Out, Bits<D>>,
     /// The lost PSNs' slots: the unacknowledged ones of `[rtx, recovery_hi]`.
     pub m_holes: Signal<Out, Bits<W>>,
-    /// `rtx`'s slot, its offset from `snd_una`, `recovery_hi`'s, the range's length.
+    /// `rtx`'s slot.
     pub m_slot_rtx: Signal<Out, Bits<16>>,
-    pub m_rtx_off: Signal<Out, Bits<16>>,
-    pub m_hi_off: Signal<Out, Bits<16>>,
-    pub m_n_range: Signal<Out, Bits<16>>,
     /// The results so far ([`HEAD_FLAGS`]: the SACK's verdicts and bytes, a loss).
     pub m_flags: Signal<Out, Bits<HEAD_FLAGS>>,
 
@@ -744,6 +741,8 @@ pub struct SenderLoss<const W: usize, const D: usize, const E: usize> {
     moved: Signal<Local, Bit>,
     h2v: Signal<Local, Bit>,
     hiv2: Signal<Local, Bit>,
+    k_h1: Signal<Local, Bits<16>>,
+    k_hi: Signal<Local, Bits<16>>,
     rtxb2: Signal<Local, Bits<16>>,
     rtt: Signal<Local, Bits<32>>,
     enter_p: Signal<Local, Bit>,
@@ -765,9 +764,6 @@ pub struct SenderLoss<const W: usize, const D: usize, const E: usize> {
     loss_k: Signal<Local, Bits<2>>,
     age: Signal<Local, Bits<32>>,
     t1: Signal<Local, Bit>,
-    rtx_off: Signal<Local, Bits<16>>,
-    hi_off: Signal<Local, Bits<16>>,
-    n_range: Signal<Local, Bits<16>>,
     slot_rtx: Signal<Local, Bits<16>>,
     n_slot: Signal<Local, Bits<16>>,
     l_rtxb: BackRange<W>,
@@ -821,9 +817,6 @@ impl<const W: usize, const D: usize, const E: usize> SenderLoss<W, D, E> {
             m_record: Default::default(),
             m_holes: Default::default(),
             m_slot_rtx: Default::default(),
-            m_rtx_off: Default::default(),
-            m_hi_off: Default::default(),
-            m_n_range: Default::default(),
             m_flags: Default::default(),
             cfg_w: c16(W as u64),
             cfg_slot_mask: c16(W as u64 - 1),
@@ -881,6 +874,8 @@ impl<const W: usize, const D: usize, const E: usize> SenderLoss<W, D, E> {
             moved: Default::default(),
             h2v: Default::default(),
             hiv2: Default::default(),
+            k_h1: Default::default(),
+            k_hi: Default::default(),
             rtxb2: Default::default(),
             rtt: Default::default(),
             enter_p: Default::default(),
@@ -902,9 +897,6 @@ impl<const W: usize, const D: usize, const E: usize> SenderLoss<W, D, E> {
             loss_k: Default::default(),
             age: Default::default(),
             t1: Default::default(),
-            rtx_off: Default::default(),
-            hi_off: Default::default(),
-            n_range: Default::default(),
             slot_rtx: Default::default(),
             n_slot: Default::default(),
             l_rtxb: Default::default(),
@@ -988,12 +980,29 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
         }
         self.out2.next = self.out1.val() - self.run.val();
         self.moved.next = self.ahead.val() | self.run.val().any();
-        self.h2v.next = self.h1v.val() & (self.h1b.val() < self.out2.val());
+        // x < out2 (x highest_acked's or recovery_hi's offset back) is run < out1 - x =: k:
+        // with k <= out1 the run before its cap is below k just when the run is, so the
+        // search's index is compared with una1's slot + k, made beside the search (no
+        // subtraction after it). No clear slot (a run of W) is never below k.
+        self.k_h1.next = self.slot_una1.val() + self.out1.val() - self.h1b.val();
+        self.k_hi.next = self.slot_una1.val() + self.out1.val() - self.hib.val();
+        self.h2v.next = self.h1v.val()
+            & (self.h1b.val() < self.out1.val())
+            & ((self.run_hi.any.val() & (self.run_hi.idx.val() < self.k_h1.val()))
+                | (!self.run_hi.any.val()
+                    & self.run_all.any.val()
+                    & (self.run_all.idx.val() + self.cfg_w.val() < self.k_h1.val())));
         if self.unsettled.val() {
             self.h2v.next = self.s_h2v_u.val();
         }
         // Recovery ends once snd_una passes recovery_hi; rtx is never below snd_una.
-        self.hiv2.next = self.hiv.val() & (self.hib.val() < self.out2.val());
+        self.hiv2.next = self.hiv.val()
+            & (self.hib.val() < self.out1.val())
+            & (self.unsettled.val()
+                | (self.run_hi.any.val() & (self.run_hi.idx.val() < self.k_hi.val()))
+                | (!self.run_hi.any.val()
+                    & self.run_all.any.val()
+                    & (self.run_all.idx.val() + self.cfg_w.val() < self.k_hi.val())));
         self.rtxb2.next = self.rtxb.val();
         if self.rtxb.val() > self.out2.val() {
             self.rtxb2.next = self.out2.val();
@@ -1074,18 +1083,12 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
             self.loss_k.next = 2_usize.to_bits::<2>();
         }
 
-        // ---- The lost PSNs of B and their bytes.
-        self.rtx_off.next = self.a_out.val() - self.a_rtxb.val();
-        self.hi_off.next = self.a_out.val() - self.a_hib.val() - 1_usize.to_bits::<16>();
-        self.n_range.next = 0.into();
-        if self.a_hiv.val() & (self.rtx_off.val() <= self.hi_off.val()) {
-            self.n_range.next = self.hi_off.val() + 1_usize.to_bits::<16>() - self.rtx_off.val();
-        }
+        // ---- The lost PSNs of B (the range's bounds as offsets from snd_una are made by
+        // H3 from the record, off this stage's path).
         // rtx's slot: snd_una's plus rtx_off is snd_nxt's less rtx's offset back.
         self.slot_rtx.next =
             (bit_cast::<16, 32>(self.nxt.val()) - self.a_rtxb.val()) & self.cfg_slot_mask.val();
-        // The holes, as masks over the slots rather than from the bounds above (those feed
-        // H3's registers only): `L(x)` holds the slots of the PSNs at most x back from
+        // The holes, as masks over the slots rather than from the range's bounds: `L(x)` holds the slots of the PSNs at most x back from
         // snd_nxt, the cyclic range [snd_nxt - x, snd_nxt), and the lost range is
         // `L(rtx's offset) & !L(recovery_hi's)`. Each case's mask is made beside the run's
         // search from registers; only `L(out2)` waits on the acknowledged bits (the slots at
@@ -1160,9 +1163,6 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
         self.m_record.next = self.state_b.val();
         self.m_holes.next = self.holes.val();
         self.m_slot_rtx.next = self.slot_rtx.val();
-        self.m_rtx_off.next = self.rtx_off.val();
-        self.m_hi_off.next = self.hi_off.val();
-        self.m_n_range.next = self.n_range.val();
         self.flags.next = bit_cast::<HEAD_FLAGS, 2>(self.loss_k.val()) << 8;
         if self.acc.val() {
             self.flags.next =
@@ -1195,9 +1195,6 @@ pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     /// `SenderLoss`'s lost range.
     pub s_holes: Signal<In, Bits<W>>,
     pub s_slot_rtx: Signal<In, Bits<16>>,
-    pub s_rtx_off: Signal<In, Bits<16>>,
-    pub s_hi_off: Signal<In, Bits<16>>,
-    pub s_n_range: Signal<In, Bits<16>>,
     pub s_flags: Signal<In, Bits<HEAD_FLAGS>>,
     /// The record after the event but for a new packet and the backlog (an open: the fresh
     /// record at its PSN); its lost view is the lost bytes the has-work bit reads.
@@ -1213,6 +1210,7 @@ pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     cfg_mask_lo: Constant<Bits<16>>,
     cfg_off_out: Constant<Bits<16>>,
     cfg_off_rtx: Constant<Bits<16>>,
+    cfg_off_hi: Constant<Bits<16>>,
     cfg_off_short: Constant<Bits<16>>,
     cfg_off_slen: Constant<Bits<16>>,
     cfg_off_view: Constant<Bits<16>>,
@@ -1240,6 +1238,8 @@ pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     a_acked: Signal<Local, Bits<W>>,
     a_out: Signal<Local, Bits<16>>,
     a_rtxb: Signal<Local, Bits<16>>,
+    a_hiv: Signal<Local, Bit>,
+    a_hib: Signal<Local, Bits<16>>,
     shb: Signal<Local, Bits<16>>,
     slen: Signal<Local, Bits<16>>,
     lview: Signal<Local, Bits<32>>,
@@ -1311,9 +1311,6 @@ impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
             s_unsettled: Default::default(),
             s_holes: Default::default(),
             s_slot_rtx: Default::default(),
-            s_rtx_off: Default::default(),
-            s_hi_off: Default::default(),
-            s_n_range: Default::default(),
             s_flags: Default::default(),
             m_next: Default::default(),
             m_flags: Default::default(),
@@ -1323,6 +1320,7 @@ impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
             cfg_mask_lo: c16(2 * W as u64 - 1),
             cfg_off_out: c16(off_out as u64),
             cfg_off_rtx: c16((off_out + l + 1) as u64),
+            cfg_off_hi: c16((off_out + 2 * (l + 1) + l) as u64),
             cfg_off_short: c16((off_out + 2 * (l + 1) + 2 * l) as u64),
             cfg_off_slen: c16((off_out + 2 * (l + 1) + 3 * l) as u64),
             cfg_off_view: c16((off_out + 2 * (l + 1) + 3 * l + 16) as u64),
@@ -1347,6 +1345,8 @@ impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
             a_acked: Default::default(),
             a_out: Default::default(),
             a_rtxb: Default::default(),
+            a_hiv: Default::default(),
+            a_hib: Default::default(),
             shb: Default::default(),
             slen: Default::default(),
             lview: Default::default(),
@@ -1416,6 +1416,9 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
             bit_cast::<16, D>(self.rec.val() >> self.cfg_off_rtx.val()) & self.cfg_mask_lo.val();
         self.shb.next = bit_cast::<16, D>(self.rec.val() >> self.cfg_off_short.val())
             & self.cfg_slot_mask.val();
+        self.a_hiv.next = self.rec.val().get_bit(218);
+        self.a_hib.next =
+            bit_cast::<16, D>(self.rec.val() >> self.cfg_off_hi.val()) & self.cfg_slot_mask.val();
         self.slen.next = bit_cast::<16, D>(self.rec.val() >> self.cfg_off_slen.val());
         self.lview.next = bit_cast::<32, D>(self.rec.val() >> self.cfg_off_view.val());
         self.kind.next = self.ev.val().get_bits::<3>(0);
@@ -1427,9 +1430,13 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
         self.cwnd.next = self.s_cwnd.val();
         self.holes.next = self.s_holes.val();
         self.slot_rtx.next = self.s_slot_rtx.val();
-        self.rtx_off.next = self.s_rtx_off.val();
-        self.hi_off.next = self.s_hi_off.val();
-        self.n_range.next = self.s_n_range.val();
+        // The lost range's bounds as offsets from snd_una (state B's), and its length.
+        self.rtx_off.next = self.a_out.val() - self.a_rtxb.val();
+        self.hi_off.next = self.a_out.val() - self.a_hib.val() - 1_usize.to_bits::<16>();
+        self.n_range.next = 0.into();
+        if self.a_hiv.val() & (self.rtx_off.val() <= self.hi_off.val()) {
+            self.n_range.next = self.hi_off.val() + 1_usize.to_bits::<16>() - self.rtx_off.val();
+        }
         self.una_b.next =
             (self.nxt.val() - bit_cast::<32, 16>(self.a_out.val())) & self.cfg_psn_mask.val();
 
@@ -1706,9 +1713,6 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     st3_ev: DFF<Bits<E>>,
     st3_holes: DFF<Bits<W>>,
     st3_slot_rtx: DFF<Bits<16>>,
-    st3_rtx_off: DFF<Bits<16>>,
-    st3_hi_off: DFF<Bits<16>>,
-    st3_n_range: DFF<Bits<16>>,
     st3_flags: DFF<Bits<HEAD_FLAGS>>,
     /// What H3's `SenderPick` made, into S3.
     settled_rec_s3: DFF<Bits<D>>,
@@ -1847,9 +1851,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             st3_ev: Default::default(),
             st3_holes: Default::default(),
             st3_slot_rtx: Default::default(),
-            st3_rtx_off: Default::default(),
-            st3_hi_off: Default::default(),
-            st3_n_range: Default::default(),
             st3_flags: Default::default(),
             settled_rec_s3: Default::default(),
             settled_flags_s3: Default::default(),
@@ -2234,9 +2235,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             st3_ev,
             st3_holes,
             st3_slot_rtx,
-            st3_rtx_off,
-            st3_hi_off,
-            st3_n_range,
             st3_flags,
             settled_rec_s3,
             settled_flags_s3
@@ -2316,9 +2314,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.st3_ev.d.next = self.st2_ev.q.val();
         self.st3_holes.d.next = self.loss.m_holes.val();
         self.st3_slot_rtx.d.next = self.loss.m_slot_rtx.val();
-        self.st3_rtx_off.d.next = self.loss.m_rtx_off.val();
-        self.st3_hi_off.d.next = self.loss.m_hi_off.val();
-        self.st3_n_range.d.next = self.loss.m_n_range.val();
         self.st3_flags.d.next = self.loss.m_flags.val();
         self.pick.s_record.next = self.st3_rec.q.val();
         self.pick.s_event.next = self.st3_ev.q.val();
@@ -2326,9 +2321,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.pick.s_unsettled.next = false;
         self.pick.s_holes.next = self.st3_holes.q.val();
         self.pick.s_slot_rtx.next = self.st3_slot_rtx.q.val();
-        self.pick.s_rtx_off.next = self.st3_rtx_off.q.val();
-        self.pick.s_hi_off.next = self.st3_hi_off.q.val();
-        self.pick.s_n_range.next = self.st3_n_range.q.val();
         self.pick.s_flags.next = self.st3_flags.q.val();
         self.settled_rec_s3.d.next = self.pick.m_next.val();
         self.settled_flags_s3.d.next = self.pick.m_flags.val();
@@ -2364,9 +2356,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.pick_loop.s_unsettled.next = true;
         self.pick_loop.s_holes.next = self.loss_loop.m_holes.val();
         self.pick_loop.s_slot_rtx.next = self.loss_loop.m_slot_rtx.val();
-        self.pick_loop.s_rtx_off.next = self.loss_loop.m_rtx_off.val();
-        self.pick_loop.s_hi_off.next = self.loss_loop.m_hi_off.val();
-        self.pick_loop.s_n_range.next = self.loss_loop.m_n_range.val();
         self.pick_loop.s_flags.next = self.loss_loop.m_flags.val();
         self.sel_rec.next = self.settled_rec_s3.q.val();
         self.sel_flags.next = self.settled_flags_s3.q.val();
