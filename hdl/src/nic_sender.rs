@@ -1088,8 +1088,9 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
         // rtx's slot: snd_una's plus rtx_off is snd_nxt's less rtx's offset back.
         self.slot_rtx.next =
             (bit_cast::<16, 32>(self.nxt.val()) - self.a_rtxb.val()) & self.cfg_slot_mask.val();
-        // The holes, as masks over the slots rather than from the range's bounds: `L(x)` holds the slots of the PSNs at most x back from
-        // snd_nxt, the cyclic range [snd_nxt - x, snd_nxt), and the lost range is
+        // The holes, as masks over the slots rather than from the range's bounds: `L(x)`
+        // holds the slots of the PSNs at most x back from snd_nxt, the cyclic range
+        // [snd_nxt - x, snd_nxt), and the lost range is
         // `L(rtx's offset) & !L(recovery_hi's)`. Each case's mask is made beside the run's
         // search from registers; only `L(out2)` waits on the acknowledged bits (the slots at
         // and after the first clear one from una1's, inside `L(out1)`), and the case picks.
