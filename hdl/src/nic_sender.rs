@@ -180,6 +180,59 @@ impl<const W: usize> Logic for PopCount<W> {
     }
 }
 
+/// Whether the run a pair of lowest-set searches found from slot `s` (`hi` over the slots from
+/// `s` up, `all` over every slot, for the wrap) is shorter than `k`, given `s_bound = s + k`
+/// (made beside the searches, so that only a compare follows them). Neither search finding a
+/// slot is a run of `W`, never below a bound `k <= W`. Callers compare "`x` below the count
+/// the run leaves" (`x < n - run`) as the run below `n - x`: exact when `x < n`, because that
+/// bound is at most `n`, where the run is capped.
+#[derive(LogicBlock)]
+pub struct RunBelow<const W: usize> {
+    /// The searches' results: bits 0..16 the index the search from `s` up
+    /// found, 16..32 the one the search over every slot found, 32 and 33 whether each found one.
+    pub s_found: Signal<In, Bits<34>>,
+    /// `s + k`.
+    pub s_bound: Signal<In, Bits<16>>,
+    /// The run is below `k`.
+    pub m_below: Signal<Out, Bit>,
+    cfg_w: Constant<Bits<16>>,
+    hi_any: Signal<Local, Bit>,
+    hi_idx: Signal<Local, Bits<16>>,
+    all_any: Signal<Local, Bit>,
+    all_idx: Signal<Local, Bits<16>>,
+}
+
+impl<const W: usize> Default for RunBelow<W> {
+    fn default() -> Self {
+        RunBelow {
+            s_found: Default::default(),
+            s_bound: Default::default(),
+            m_below: Default::default(),
+            cfg_w: Constant::new(bits::<16>(W as u64)),
+            hi_any: Default::default(),
+            hi_idx: Default::default(),
+            all_any: Default::default(),
+            all_idx: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize> Logic for RunBelow<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.hi_idx.next = self.s_found.val().get_bits::<16>(0);
+        self.all_idx.next = self.s_found.val().get_bits::<16>(16);
+        self.hi_any.next = self.s_found.val().get_bit(32);
+        self.all_any.next = self.s_found.val().get_bit(33);
+        // A wrapped run is idx + W - s long: below k when idx < s + k - W.
+        self.m_below.next = (self.hi_any.val() & (self.hi_idx.val() < self.s_bound.val()))
+            | (!self.hi_any.val()
+                & self.all_any.val()
+                & (self.s_bound.val() >= self.cfg_w.val())
+                & (self.all_idx.val() < self.s_bound.val() - self.cfg_w.val()));
+    }
+}
+
 /// The result word of the head ([`SenderLoss`] and [`SenderPick`], `m_flags`): bit 0 opened,
 /// 1 open refused, 2 SACK accepted, 3 SACK malformed, 4 a probe or a retransmission sent, 5..7
 /// its kind, 7 loss declared, 8..10 its kind, 10 repositioned (new data aside), 11 a transmit
@@ -240,14 +293,26 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     cfg_keep: Constant<Bits<D>>,
     /// The bits of an offset back from `snd_nxt` above `2W - 1`, without or with bit 23.
     cfg_mid_mask: Constant<Bits<32>>,
+    /// A PSN's bits above its slot.
+    cfg_above_slot: Constant<Bits<32>>,
     cfg_far_mask: Constant<Bits<32>>,
     cfg_ones_sb: Constant<Bits<SB>>,
     cfg_ones_w: Constant<Bits<W>>,
+    cfg_one_w: Constant<Bits<W>>,
 
     settle_hi: FirstSet<W>,
     settle_all: FirstSet<W>,
     seg_top: FirstSet<SB>,
+    run_hb: RunBelow<W>,
+    run_hib: RunBelow<W>,
+    run_shb: RunBelow<W>,
+    run_rtx: RunBelow<W>,
+    run_e: RunBelow<W>,
+    run_e1: RunBelow<W>,
+    run_top: RunBelow<W>,
+    run_cap: RunBelow<W>,
 
+    found: Signal<Local, Bits<34>>,
     rec: Signal<Local, Bits<D>>,
     ev: Signal<Local, Bits<E>>,
     unsettled: Signal<Local, Bit>,
@@ -276,7 +341,11 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     settling: Signal<Local, Bit>,
     r_una: Signal<Local, Bits<32>>,
     r_slot: Signal<Local, Bits<16>>,
-    run0: Signal<Local, Bits<16>>,
+    moved0: Signal<Local, Bit>,
+    capped: Signal<Local, Bit>,
+    una_top: Signal<Local, Bits<32>>,
+    una_wrap: Signal<Local, Bits<32>>,
+    o_hi: Signal<Local, Bits<16>>,
     out: Signal<Local, Bits<16>>,
     rts: Signal<Local, Bits<32>>,
     hv: Signal<Local, Bit>,
@@ -289,6 +358,9 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     e_lo: Signal<Local, Bits<16>>,
     e_near: Signal<Local, Bit>,
     e_le: Signal<Local, Bit>,
+    lt_e: Signal<Local, Bit>,
+    le_e: Signal<Local, Bit>,
+    rtx_gt: Signal<Local, Bit>,
     b: Signal<Local, Bits<32>>,
     b_lo: Signal<Local, Bits<16>>,
     below_b: Signal<Local, Bits<SB>>,
@@ -297,7 +369,11 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     top_cut: Signal<Local, Bit>,
     top_near: Signal<Local, Bit>,
     t_hb: Signal<Local, Bits<16>>,
-    lt_hb: Signal<Local, Bit>,
+    t_hib: Signal<Local, Bits<16>>,
+    t_shb: Signal<Local, Bits<16>>,
+    t_rtx: Signal<Local, Bits<16>>,
+    t_e: Signal<Local, Bits<16>>,
+    c_top: Signal<Local, Bits<16>>,
     t_top: Signal<Local, Bits<16>>,
     lt_top: Signal<Local, Bit>,
     base_slot: Signal<Local, Bits<16>>,
@@ -361,12 +437,23 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             cfg_off_short: c16((off_out + 2 * (l + 1) + 2 * l) as u64),
             cfg_keep: Constant::new(keep),
             cfg_mid_mask: c32(0x7F_FFFF & !(2 * W as u64 - 1)),
+            cfg_above_slot: c32(0xFF_FFFF & !(W as u64 - 1)),
             cfg_far_mask: c32(0xFF_FFFF & !(2 * W as u64 - 1)),
             cfg_ones_sb: Constant::new(!Bits::<SB>::default()),
             cfg_ones_w: Constant::new(!Bits::<W>::default()),
+            cfg_one_w: Constant::new(bits::<W>(1)),
             settle_hi: FirstSet::lowest(),
             settle_all: FirstSet::lowest(),
             seg_top: FirstSet::highest(),
+            run_hb: Default::default(),
+            run_hib: Default::default(),
+            run_shb: Default::default(),
+            run_rtx: Default::default(),
+            run_e: Default::default(),
+            run_e1: Default::default(),
+            run_top: Default::default(),
+            run_cap: Default::default(),
+            found: Default::default(),
             rec: Default::default(),
             ev: Default::default(),
             unsettled: Default::default(),
@@ -395,7 +482,11 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             settling: Default::default(),
             r_una: Default::default(),
             r_slot: Default::default(),
-            run0: Default::default(),
+            moved0: Default::default(),
+            capped: Default::default(),
+            una_top: Default::default(),
+            una_wrap: Default::default(),
+            o_hi: Default::default(),
             out: Default::default(),
             rts: Default::default(),
             hv: Default::default(),
@@ -408,6 +499,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             e_lo: Default::default(),
             e_near: Default::default(),
             e_le: Default::default(),
+            lt_e: Default::default(),
+            le_e: Default::default(),
+            rtx_gt: Default::default(),
             b: Default::default(),
             b_lo: Default::default(),
             below_b: Default::default(),
@@ -416,7 +510,11 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             top_cut: Default::default(),
             top_near: Default::default(),
             t_hb: Default::default(),
-            lt_hb: Default::default(),
+            t_hib: Default::default(),
+            t_shb: Default::default(),
+            t_rtx: Default::default(),
+            t_e: Default::default(),
+            c_top: Default::default(),
             t_top: Default::default(),
             lt_top: Default::default(),
             base_slot: Default::default(),
@@ -487,45 +585,81 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.r_slot.next = bit_cast::<16, 32>(self.r_una.val()) & self.cfg_slot_mask.val();
         self.settle_hi.v.next = !self.acked.val() & (self.cfg_ones_w.val() << self.r_slot.val());
         self.settle_all.v.next = !self.acked.val();
-        self.run0.next = self.cfg_w.val();
-        if self.settle_hi.any.val() {
-            self.run0.next = self.settle_hi.idx.val() - self.r_slot.val();
-        } else if self.settle_all.any.val() {
-            self.run0.next = self.settle_all.idx.val() + self.cfg_w.val() - self.r_slot.val();
+        // The searches' results, packed for `RunBelow`.
+        self.found.next = bit_cast::<34, 16>(self.settle_hi.idx.val())
+            | (bit_cast::<34, 16>(self.settle_all.idx.val()) << 16);
+        self.found.next = self.found.val().replace_bit(32, self.settle_hi.any.val());
+        self.found.next = self.found.val().replace_bit(33, self.settle_all.any.val());
+        // The run (capped at r_out) ends at the first clear slot from r_slot, `idx`; after
+        // the search only selects and one subtraction remain. snd_una's new PSN is r_una's
+        // bits above the slot with idx as the slot (`una_top | idx`), or for a wrapped run
+        // `una_top + W` with it; the count left is r_slot + r_out - idx (less W wrapped); the
+        // cap (the run not below r_out + 1; with r_out = W and no clear slot `RunBelow` says
+        // "not below" to a run of W, capped at W all the same) leaves snd_nxt and 0. The run
+        // moves snd_una when r_una's own slot is acknowledged (and something is out): no
+        // search needed.
+        self.una_top.next = self.r_una.val() & self.cfg_above_slot.val();
+        self.una_wrap.next =
+            (self.una_top.val() + bit_cast::<32, 16>(self.cfg_w.val())) & self.cfg_psn_mask.val();
+        self.o_hi.next = self.r_slot.val() + self.r_out.val();
+        self.run_cap.s_found.next = self.found.val();
+        self.run_cap.s_bound.next = self.o_hi.val() + 1_usize.to_bits::<16>();
+        self.capped.next = !self.run_cap.m_below.val();
+        self.moved0.next = self.settling.val()
+            & self.r_out.val().any()
+            & (self.acked.val() & (self.cfg_one_w.val() << self.r_slot.val())).any();
+        self.out.next = self.r_out.val();
+        self.una.next = self.r_una.val();
+        if self.settling.val() {
+            if self.capped.val() {
+                self.out.next = 0.into();
+                self.una.next = self.nxt.val();
+            } else if self.settle_hi.any.val() {
+                self.out.next = self.o_hi.val() - self.settle_hi.idx.val();
+                self.una.next = self.una_top.val() | bit_cast::<32, 16>(self.settle_hi.idx.val());
+            } else {
+                self.out.next = self.o_hi.val() - self.cfg_w.val() - self.settle_all.idx.val();
+                self.una.next = self.una_wrap.val() | bit_cast::<32, 16>(self.settle_all.idx.val());
+            }
         }
-        if self.run0.val() > self.r_out.val() {
-            self.run0.next = self.r_out.val();
-        }
-        if !self.settling.val() {
-            self.run0.next = 0.into();
-        }
-        self.out.next = self.r_out.val() - self.run0.val();
         self.rts.next = self.r_rts.val();
-        if self.run0.val().any() {
+        if self.moved0.val() {
             self.rts.next = self.now.val();
         }
         self.hv.next = self.r_hv.val();
         self.hiv.next = self.r_hiv.val();
         self.sv.next = self.r_sv.val();
         self.rtxb.next = self.r_rtxb.val();
-        // hb < out, that is run0 < r_out - hb =: k (k <= r_out, so the run before its cap,
-        // `raw`, is below k just when run0 is): the search's index against r_slot + k, made
-        // before the search, with no subtraction after it.
+        // x < out (highest_acked's, recovery_hi's or the short packet's offset back, x < r_out)
+        // is the run below r_out - x: the search's index against r_slot + r_out - x
+        // (`RunBelow`), made before the search, with no subtraction after it. And
+        // out < rtx's offset (0 < rtxb <= r_out) is the run not below r_out - rtxb + 1.
         self.t_hb.next = self.r_slot.val() + self.r_out.val() - self.hb.val();
-        self.lt_hb.next = (self.settle_hi.any.val() & (self.settle_hi.idx.val() < self.t_hb.val()))
-            | (!self.settle_hi.any.val()
-                & self.settle_all.any.val()
-                & (self.settle_all.idx.val() + self.cfg_w.val() < self.t_hb.val()));
+        self.t_hib.next = self.r_slot.val() + self.r_out.val() - self.hib.val();
+        self.t_shb.next = self.r_slot.val() + self.r_out.val() - self.shb.val();
+        self.t_rtx.next =
+            self.r_slot.val() + self.r_out.val() - self.r_rtxb.val() + 1_usize.to_bits::<16>();
+        self.run_hb.s_found.next = self.found.val();
+        self.run_hb.s_bound.next = self.t_hb.val();
+        self.run_hib.s_found.next = self.found.val();
+        self.run_hib.s_bound.next = self.t_hib.val();
+        self.run_shb.s_found.next = self.found.val();
+        self.run_shb.s_bound.next = self.t_shb.val();
+        self.run_rtx.s_found.next = self.found.val();
+        self.run_rtx.s_bound.next = self.t_rtx.val();
+        self.rtx_gt.next = (self.r_rtxb.val() > self.r_out.val())
+            | (self.r_rtxb.val().any() & !self.run_rtx.m_below.val());
         if self.settling.val() {
-            self.hv.next = self.r_hv.val() & (self.hb.val() < self.r_out.val()) & self.lt_hb.val();
-            self.hiv.next = self.r_hiv.val() & (self.hib.val() < self.out.val());
-            self.sv.next = self.r_sv.val() & (self.shb.val() < self.out.val());
-            if self.r_rtxb.val() > self.out.val() {
+            self.hv.next =
+                self.r_hv.val() & (self.hb.val() < self.r_out.val()) & self.run_hb.m_below.val();
+            self.hiv.next =
+                self.r_hiv.val() & (self.hib.val() < self.r_out.val()) & self.run_hib.m_below.val();
+            self.sv.next =
+                self.r_sv.val() & (self.shb.val() < self.r_out.val()) & self.run_shb.m_below.val();
+            if self.rtx_gt.val() {
                 self.rtxb.next = self.out.val();
             }
         }
-        self.una.next =
-            (self.nxt.val() - bit_cast::<32, 16>(self.out.val())) & self.cfg_psn_mask.val();
 
         // ---- The SACK: validated against the window and the bytes sent. Its EPSN and base
         // are taken as offsets back from snd_nxt (`e`, `b`), made from the record before the
@@ -538,14 +672,26 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         // `e`'s low bits within `out`: with e below 2^23 the EPSN is in [snd_una, snd_nxt]
         // (ahead of snd_una when e < out), else below snd_una; with e at or above 2^23 (the
         // EPSN ahead of snd_nxt) it is below snd_una when e - 2^23 <= out (the PSN order's
-        // half-way rule), else malformed. `out` is at most W, far below 2^23.
-        self.e_le.next = self.e_near.val() & (self.e_lo.val() <= self.out.val());
+        // half-way rule), else malformed. `out` is at most W, far below 2^23. Both compares
+        // are the run's index against bounds as above: e < out is the run below r_out - e,
+        // e <= out (0 < e <= r_out) the run below r_out - e + 1.
+        self.t_e.next = self.r_slot.val() + self.r_out.val() - self.e_lo.val();
+        self.run_e.s_found.next = self.found.val();
+        self.run_e.s_bound.next = self.t_e.val();
+        self.run_e1.s_found.next = self.found.val();
+        self.run_e1.s_bound.next = self.t_e.val() + 1_usize.to_bits::<16>();
+        self.lt_e.next = (self.e_lo.val() < self.r_out.val())
+            & (!self.settling.val() | self.run_e.m_below.val());
+        self.le_e.next = !self.e_lo.val().any()
+            | ((self.e_lo.val() <= self.r_out.val())
+                & (!self.settling.val() | self.run_e1.m_below.val()));
+        self.e_le.next = self.e_near.val() & self.le_e.val();
         self.malformed.next = self.fmt_bad.val()
             | (self.e23.val() & !self.e_le.val())
             | (self.bytes_d.val().any() & !self.bytes_d.val().get_bit(31));
         self.acc.next = self.is_sack.val() & !self.malformed.val();
         // An EPSN ahead of snd_una moves it (used only when the SACK is accepted).
-        self.ahead.next = !self.e23.val() & self.e_le.val() & (self.e_lo.val() != self.out.val());
+        self.ahead.next = !self.e23.val() & self.e_near.val() & self.lt_e.val();
         self.una1.next = self.una.val();
         self.out1.next = self.out.val();
         if self.ahead.val() {
@@ -586,19 +732,20 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         // The top is nearer than highest_acked when b - 1 - top < hb, top >= b - hb
         // (`top_near`). Both bounds are made beside the search. The top is at most `cut`
         // back, so it lies in [una1, snd_nxt) when hs_back < out: the run below
-        // r_out - hs_back, tested as hv's.
+        // r_out - hs_back, tested as hv's, its bound r_slot + r_out - b + 1 + top made with
+        // one addition after the top's search.
         self.seg_top.v.next = self.below_b.val();
         self.hs_back.next = self.b_lo.val() - 1_usize.to_bits::<16>() - self.seg_top.idx.val();
         self.top_cut.next = (self.b_lo.val() <= self.cut.val())
             | (self.seg_top.idx.val() >= self.b_lo.val() - self.cut.val());
         self.top_near.next = (self.b_lo.val() <= self.hb.val())
             | (self.seg_top.idx.val() >= self.b_lo.val() - self.hb.val());
-        self.t_top.next = self.r_slot.val() + self.r_out.val() - self.hs_back.val();
-        self.lt_top.next = !self.settling.val()
-            | (self.settle_hi.any.val() & (self.settle_hi.idx.val() < self.t_top.val()))
-            | (!self.settle_hi.any.val()
-                & self.settle_all.any.val()
-                & (self.settle_all.idx.val() + self.cfg_w.val() < self.t_top.val()));
+        self.c_top.next =
+            self.r_slot.val() + self.r_out.val() + 1_usize.to_bits::<16>() - self.b_lo.val();
+        self.t_top.next = self.c_top.val() + self.seg_top.idx.val();
+        self.run_top.s_found.next = self.found.val();
+        self.run_top.s_bound.next = self.t_top.val();
+        self.lt_top.next = !self.settling.val() | self.run_top.m_below.val();
         self.top_in.next = self.seg_top.any.val() & self.top_cut.val() & self.lt_top.val();
         self.h1v.next = self.hv.val() | self.top_in.val();
         self.h1b.next = self.hb.val();
@@ -638,7 +785,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.m_h1b.next = self.h1b.val();
         self.m_h2v_u.next = self.h2v_u.val();
         self.m_acked_bytes.next = self.acked_bytes.val();
-        self.m_moved0.next = self.run0.val().any();
+        self.m_moved0.next = self.moved0.val();
     }
 }
 
@@ -698,6 +845,9 @@ pub struct SenderLoss<const W: usize, const D: usize, const E: usize> {
 
     run_hi: FirstSet<W>,
     run_all: FirstSet<W>,
+    run_h1: RunBelow<W>,
+    run_hib: RunBelow<W>,
+    found: Signal<Local, Bits<34>>,
     /// The slots at and after the first clear one, from una1's slot up and from slot 0.
     after_hi: PrefixOr<W, 4>,
     after_lo: PrefixOr<W, 4>,
@@ -833,6 +983,9 @@ impl<const W: usize, const D: usize, const E: usize> SenderLoss<W, D, E> {
             cfg_ones_w: Constant::new(!Bits::<W>::default()),
             run_hi: FirstSet::lowest(),
             run_all: FirstSet::lowest(),
+            run_h1: Default::default(),
+            run_hib: Default::default(),
+            found: Default::default(),
             after_hi: PrefixOr::new(SegmentFlag::Reduce),
             after_lo: PrefixOr::new(SegmentFlag::Reduce),
             rec: Default::default(),
@@ -965,6 +1118,11 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
         self.zeros.next = !self.acked1.val();
         self.run_hi.v.next = self.zeros.val() & (self.cfg_ones_w.val() << self.slot_una1.val());
         self.run_all.v.next = self.zeros.val();
+        // The searches' results, packed for `RunBelow`.
+        self.found.next = bit_cast::<34, 16>(self.run_hi.idx.val())
+            | (bit_cast::<34, 16>(self.run_all.idx.val()) << 16);
+        self.found.next = self.found.val().replace_bit(32, self.run_hi.any.val());
+        self.found.next = self.found.val().replace_bit(33, self.run_all.any.val());
         self.run.next = self.cfg_w.val();
         if self.run_hi.any.val() {
             self.run.next = self.run_hi.idx.val() - self.slot_una1.val();
@@ -980,29 +1138,24 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
         }
         self.out2.next = self.out1.val() - self.run.val();
         self.moved.next = self.ahead.val() | self.run.val().any();
-        // x < out2 (x highest_acked's or recovery_hi's offset back) is run < out1 - x =: k:
-        // with k <= out1 the run before its cap is below k just when the run is, so the
-        // search's index is compared with una1's slot + k, made beside the search (no
-        // subtraction after it). No clear slot (a run of W) is never below k.
+        // x < out2 (x highest_acked's or recovery_hi's offset back, x < out1) is the run
+        // below out1 - x: the search's index against una1's slot + out1 - x (`RunBelow`),
+        // made beside the search (no subtraction after it).
         self.k_h1.next = self.slot_una1.val() + self.out1.val() - self.h1b.val();
         self.k_hi.next = self.slot_una1.val() + self.out1.val() - self.hib.val();
-        self.h2v.next = self.h1v.val()
-            & (self.h1b.val() < self.out1.val())
-            & ((self.run_hi.any.val() & (self.run_hi.idx.val() < self.k_h1.val()))
-                | (!self.run_hi.any.val()
-                    & self.run_all.any.val()
-                    & (self.run_all.idx.val() + self.cfg_w.val() < self.k_h1.val())));
+        self.run_h1.s_found.next = self.found.val();
+        self.run_h1.s_bound.next = self.k_h1.val();
+        self.run_hib.s_found.next = self.found.val();
+        self.run_hib.s_bound.next = self.k_hi.val();
+        self.h2v.next =
+            self.h1v.val() & (self.h1b.val() < self.out1.val()) & self.run_h1.m_below.val();
         if self.unsettled.val() {
             self.h2v.next = self.s_h2v_u.val();
         }
         // Recovery ends once snd_una passes recovery_hi; rtx is never below snd_una.
         self.hiv2.next = self.hiv.val()
             & (self.hib.val() < self.out1.val())
-            & (self.unsettled.val()
-                | (self.run_hi.any.val() & (self.run_hi.idx.val() < self.k_hi.val()))
-                | (!self.run_hi.any.val()
-                    & self.run_all.any.val()
-                    & (self.run_all.idx.val() + self.cfg_w.val() < self.k_hi.val())));
+            & (self.unsettled.val() | self.run_hib.m_below.val());
         self.rtxb2.next = self.rtxb.val();
         if self.rtxb.val() > self.out2.val() {
             self.rtxb2.next = self.out2.val();
@@ -1187,6 +1340,11 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
 pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     /// The record after the SACK and the timeout (`SenderLoss::m_record`).
     pub s_record: Signal<In, Bits<D>>,
+    /// A record whose flight, outstanding count and probe clock are `s_record`'s for a
+    /// transmit opportunity (which accepts no SACK, and which the timeout leaves those):
+    /// `s_record` itself, or the record before the head, so that the transmit's tests do not
+    /// wait for the SACK's.
+    pub s_tx_record: Signal<In, Bits<D>>,
     /// The event, packed (`event_bits`).
     pub s_event: Signal<In, Bits<E>>,
     /// The window the event reads, bytes.
@@ -1232,8 +1390,10 @@ pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     unsettled: Signal<Local, Bit>,
     nxt: Signal<Local, Bits<32>>,
     bsent: Signal<Local, Bits<32>>,
-    a_flight: Signal<Local, Bits<32>>,
     a_pts: Signal<Local, Bits<32>>,
+    t_flight: Signal<Local, Bits<32>>,
+    t_pts: Signal<Local, Bits<32>>,
+    t_out: Signal<Local, Bits<16>>,
     a_asp: Signal<Local, Bit>,
     sv: Signal<Local, Bit>,
     a_acked: Signal<Local, Bits<W>>,
@@ -1307,6 +1467,7 @@ impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
         }
         SenderPick {
             s_record: Default::default(),
+            s_tx_record: Default::default(),
             s_event: Default::default(),
             s_cwnd: Default::default(),
             s_unsettled: Default::default(),
@@ -1339,8 +1500,10 @@ impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
             unsettled: Default::default(),
             nxt: Default::default(),
             bsent: Default::default(),
-            a_flight: Default::default(),
             a_pts: Default::default(),
+            t_flight: Default::default(),
+            t_pts: Default::default(),
+            t_out: Default::default(),
             a_asp: Default::default(),
             sv: Default::default(),
             a_acked: Default::default(),
@@ -1406,7 +1569,6 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
         self.unsettled.next = self.s_unsettled.val();
         self.nxt.next = bit_cast::<32, 24>(self.rec.val().get_bits::<24>(0));
         self.bsent.next = self.rec.val().get_bits::<32>(24);
-        self.a_flight.next = self.rec.val().get_bits::<32>(88);
         self.a_pts.next = self.rec.val().get_bits::<32>(120);
         self.a_asp.next = self.rec.val().get_bit(216);
         self.sv.next = self.rec.val().get_bit(219);
@@ -1422,6 +1584,10 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
             bit_cast::<16, D>(self.rec.val() >> self.cfg_off_hi.val()) & self.cfg_slot_mask.val();
         self.slen.next = bit_cast::<16, D>(self.rec.val() >> self.cfg_off_slen.val());
         self.lview.next = bit_cast::<32, D>(self.rec.val() >> self.cfg_off_view.val());
+        self.t_flight.next = self.s_tx_record.val().get_bits::<32>(88);
+        self.t_pts.next = self.s_tx_record.val().get_bits::<32>(120);
+        self.t_out.next = bit_cast::<16, D>(self.s_tx_record.val() >> self.cfg_off_out.val())
+            & self.cfg_mask_lo.val();
         self.kind.next = self.ev.val().get_bits::<3>(0);
         self.is_open.next = self.kind.val() == 1_usize.to_bits::<3>();
         self.is_tx.next = self.kind.val() == 3_usize.to_bits::<3>();
@@ -1459,11 +1625,12 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
             self.lost_bytes.next =
                 self.lost_bytes.val() - self.cfg_mtu.val() + bit_cast::<32, 16>(self.slen.val());
         }
-        // An unsettled event reads the lost bytes of the view (the last settled event's).
-        self.raw.next = self.a_flight.val() - self.lost_bytes.val();
+        // An unsettled event reads the lost bytes of the view (the last settled event's). The
+        // window is tested for a transmit only: its flight is the transmit record's.
+        self.raw.next = self.t_flight.val() - self.lost_bytes.val();
         self.lost_any.next = self.lost_all.any.val();
         if self.unsettled.val() {
-            self.raw.next = self.a_flight.val() - self.lview.val();
+            self.raw.next = self.t_flight.val() - self.lview.val();
             self.lost_any.next = self.lview.val().any();
         }
         self.win_open.next = self.raw.val() < self.cwnd.val();
@@ -1472,8 +1639,8 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
         }
 
         // ---- The transmit: a due probe, else the lowest lost PSN, else a new packet.
-        self.probe_due.next = self.a_out.val().any()
-            & ((self.now.val() - self.a_pts.val()) >= self.cfg_probe_interval.val());
+        self.probe_due.next = self.t_out.val().any()
+            & ((self.now.val() - self.t_pts.val()) >= self.cfg_probe_interval.val());
         self.lost_hi.v.next = self.holes.val() & (self.cfg_ones_w.val() << self.slot_rtx.val());
         self.lost_all.v.next = self.holes.val();
         self.p_slot.next = self.lost_all.idx.val();
@@ -1501,7 +1668,7 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
             & !self.probe_due.val()
             & !self.lost_any.val()
             & self.win_open.val()
-            & (self.a_out.val() < self.cfg_w.val());
+            & (self.t_out.val() < self.cfg_w.val());
 
         // ---- State C (a probe or a retransmission; new data is the tail's).
         self.c_bsent.next = self.bsent.val();
@@ -1958,10 +2125,18 @@ pub struct SenderTail<const W: usize, const D: usize> {
     c_sv: Signal<Local, Bit>,
     c_shb: Signal<Local, Bits<16>>,
     c_slen: Signal<Local, Bits<16>>,
-    c_probe_due: Signal<Local, Bit>,
-    c_raw: Signal<Local, Bits<32>>,
-    c_open: Signal<Local, Bit>,
-    c_cut: Signal<Local, Bit>,
+    d_ge: Signal<Local, Bit>,
+    pd0: Signal<Local, Bit>,
+    pd1: Signal<Local, Bit>,
+    raw0: Signal<Local, Bits<32>>,
+    raw1: Signal<Local, Bits<32>>,
+    open0: Signal<Local, Bit>,
+    open1: Signal<Local, Bit>,
+    backlog1: Signal<Local, Bits<32>>,
+    cut0: Signal<Local, Bit>,
+    cut1: Signal<Local, Bit>,
+    work0: Signal<Local, Bit>,
+    work1: Signal<Local, Bit>,
     work: Signal<Local, Bit>,
     next: Signal<Local, Bits<D>>,
 }
@@ -2048,10 +2223,18 @@ impl<const W: usize, const D: usize> SenderTail<W, D> {
             c_sv: Default::default(),
             c_shb: Default::default(),
             c_slen: Default::default(),
-            c_probe_due: Default::default(),
-            c_raw: Default::default(),
-            c_open: Default::default(),
-            c_cut: Default::default(),
+            d_ge: Default::default(),
+            pd0: Default::default(),
+            pd1: Default::default(),
+            raw0: Default::default(),
+            raw1: Default::default(),
+            open0: Default::default(),
+            open1: Default::default(),
+            backlog1: Default::default(),
+            cut0: Default::default(),
+            cut1: Default::default(),
+            work0: Default::default(),
+            work1: Default::default(),
             work: Default::default(),
             next: Default::default(),
         }
@@ -2139,20 +2322,44 @@ impl<const W: usize, const D: usize> Logic for SenderTail<W, D> {
             }
         }
 
-        // ---- The has-work bit (the lost bytes: the view the head left).
-        self.c_probe_due.next = self.c_out.val().any()
-            & ((self.now.val() - self.c_pts.val()) >= self.cfg_probe_interval.val());
-        self.c_raw.next = self.c_flight.val() - self.view.val();
-        self.c_open.next = self.c_raw.val() < self.s_cwnd.val();
-        if self.c_raw.val().get_bit(31) {
-            self.c_open.next = self.s_cwnd.val().any();
+        // ---- The has-work bit (the lost bytes: the view the head left), made for both
+        // outcomes from the record and the backlog, and picked by the new packet: its sums
+        // and compares are not behind the head's transmit decision. With a new packet `out`
+        // is not 0 after it, and the probe clock restarts at `now` when nothing was out
+        // (`now - now >= interval` only for an interval of 0).
+        self.d_ge.next = (self.now.val() - self.pts.val()) >= self.cfg_probe_interval.val();
+        self.pd0.next = self.out.val().any() & self.d_ge.val();
+        self.pd1.next = (self.out.val().any() & self.d_ge.val())
+            | (!self.out.val().any() & !self.cfg_probe_interval.val().any());
+        self.raw0.next = self.flight.val() - self.view.val();
+        self.open0.next = self.raw0.val() < self.s_cwnd.val();
+        if self.raw0.val().get_bit(31) {
+            self.open0.next = self.s_cwnd.val().any();
         }
-        self.c_cut.next = (self.c_backlog.val() >= self.cfg_mtu.val())
-            | (self.c_backlog.val().any() & !self.c_sv.val());
-        self.work.next = self.c_probe_due.val()
-            | (self.c_open.val()
+        self.raw1.next = self.flight.val() + self.olen.val() - self.view.val();
+        self.open1.next = self.raw1.val() < self.s_cwnd.val();
+        if self.raw1.val().get_bit(31) {
+            self.open1.next = self.s_cwnd.val().any();
+        }
+        self.backlog1.next = self.backlog.val() - self.olen.val();
+        self.cut0.next = (self.backlog.val() >= self.cfg_mtu.val())
+            | (self.backlog.val().any() & !self.sv.val());
+        // A short packet sent leaves the short flag set.
+        self.cut1.next = (self.backlog1.val() >= self.cfg_mtu.val())
+            | (self.backlog1.val().any() & !self.sv.val() & self.big.val());
+        self.work0.next = self.pd0.val()
+            | (self.open0.val()
                 & (self.view.val().any()
-                    | (self.c_cut.val() & (self.c_out.val() < self.cfg_w.val()))));
+                    | (self.cut0.val() & (self.out.val() < self.cfg_w.val()))));
+        self.work1.next = self.pd1.val()
+            | (self.open1.val()
+                & (self.view.val().any()
+                    | (self.cut1.val()
+                        & ((self.out.val() + 1_usize.to_bits::<16>()) < self.cfg_w.val()))));
+        self.work.next = self.work0.val();
+        if self.do_new.val() {
+            self.work.next = self.work1.val();
+        }
 
         // ---- The record written back (an open's passes as the head made it).
         self.next.next = (self.rec.val() & self.cfg_keep.val())
@@ -2317,6 +2524,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.st3_slot_rtx.d.next = self.loss.m_slot_rtx.val();
         self.st3_flags.d.next = self.loss.m_flags.val();
         self.pick.s_record.next = self.st3_rec.q.val();
+        self.pick.s_tx_record.next = self.st3_rec.q.val();
         self.pick.s_event.next = self.st3_ev.q.val();
         self.pick.s_cwnd.next = self.win_line.q.val().get_bits::<32>(96);
         self.pick.s_unsettled.next = false;
@@ -2352,6 +2560,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.loss_loop.s_acked_bytes.next = self.sack_loop.m_acked_bytes.val();
         self.loss_loop.s_moved0.next = self.sack_loop.m_moved0.val();
         self.pick_loop.s_record.next = self.loss_loop.m_record.val();
+        self.pick_loop.s_tx_record.next = self.pipe.m_record.val();
         self.pick_loop.s_event.next = self.pipe.m_event.val();
         self.pick_loop.s_cwnd.next = self.win_line.q.val().get_bits::<32>(128);
         self.pick_loop.s_unsettled.next = true;
