@@ -184,8 +184,8 @@ impl<const W: usize> Logic for PopCount<W> {
 /// `s` up, `all` over every slot, for the wrap) is shorter than `k`, given `s_bound = s + k`
 /// (made beside the searches, so that only a compare follows them). Neither search finding a
 /// slot is a run of `W`, never below a bound `k <= W`. Callers compare "`x` below the count
-/// the run leaves" (`x < n - run`) as the run below `n - x`: exact when `x < n`, because that
-/// bound is at most `n`, where the run is capped.
+/// the run leaves" (`x < n - run`) as the run below `n - x`: exact when `x < n <= W`, because
+/// that bound is at most `n`, where the run is capped.
 #[derive(LogicBlock)]
 pub struct RunBelow<const W: usize> {
     /// The searches' results: bits 0..16 the index the search from `s` up
@@ -730,10 +730,10 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         // `e` nor the cut is on its path: the cut keeps the bits at and above b - cut, so the
         // cut segment's highest is that top when top >= b - cut (`top_cut`), else it has none.
         // The top is nearer than highest_acked when b - 1 - top < hb, top >= b - hb
-        // (`top_near`). Both bounds are made beside the search. The top is at most `cut`
-        // back, so it lies in [una1, snd_nxt) when hs_back < out: the run below
-        // r_out - hs_back, tested as hv's, its bound r_slot + r_out - b + 1 + top made with
-        // one addition after the top's search.
+        // (`top_near`). Both bounds are made beside the search. A kept top is less than `cut`
+        // back (hs_back < cut <= r_out), so it lies in [una1, snd_nxt) when hs_back < out: the
+        // run below r_out - hs_back, tested as hv's, its bound r_slot + r_out - b + 1 + top
+        // made with one addition after the top's search.
         self.seg_top.v.next = self.below_b.val();
         self.hs_back.next = self.b_lo.val() - 1_usize.to_bits::<16>() - self.seg_top.idx.val();
         self.top_cut.next = (self.b_lo.val() <= self.cut.val())
