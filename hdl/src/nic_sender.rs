@@ -39,7 +39,7 @@ use rust_hdl::prelude::*;
 
 use crate::context_pipe_hold::{ContextPipeHold, COMPUTE_STAGE};
 use crate::first_set::FirstSet;
-use crate::widgets::{BackRange, PrefixOr, SegmentFlag};
+use crate::widgets::{BackRange, PrefixOr, RunBelow, SegmentFlag, WindowOpen};
 
 /// The events ahead whose repositions unsettle an event: the model's settling distance less
 /// one (the hold shell shows at S3 which of the 4 events ahead had the same id).
@@ -177,59 +177,6 @@ impl<const W: usize> Logic for PopCount<W> {
         self.s.next =
             (self.s.val() & self.c_m11.val()) + ((self.s.val() >> 2048) & self.c_m11.val());
         self.count.next = self.s.val().get_bits::<16>(0);
-    }
-}
-
-/// Whether the run a pair of lowest-set searches found from slot `s` (`hi` over the slots from
-/// `s` up, `all` over every slot, for the wrap) is shorter than `k`, given `s_bound = s + k`
-/// (made beside the searches, so that only a compare follows them). Neither search finding a
-/// slot is a run of `W`, never below a bound `k <= W`. Callers compare "`x` below the count
-/// the run leaves" (`x < n - run`) as the run below `n - x`: exact when `x < n <= W`, because
-/// that bound is at most `n`, where the run is capped.
-#[derive(LogicBlock)]
-pub struct RunBelow<const W: usize> {
-    /// The searches' results: bits 0..16 the index the search from `s` up
-    /// found, 16..32 the one the search over every slot found, 32 and 33 whether each found one.
-    pub s_found: Signal<In, Bits<34>>,
-    /// `s + k`.
-    pub s_bound: Signal<In, Bits<16>>,
-    /// The run is below `k`.
-    pub m_below: Signal<Out, Bit>,
-    cfg_w: Constant<Bits<16>>,
-    hi_any: Signal<Local, Bit>,
-    hi_idx: Signal<Local, Bits<16>>,
-    all_any: Signal<Local, Bit>,
-    all_idx: Signal<Local, Bits<16>>,
-}
-
-impl<const W: usize> Default for RunBelow<W> {
-    fn default() -> Self {
-        RunBelow {
-            s_found: Default::default(),
-            s_bound: Default::default(),
-            m_below: Default::default(),
-            cfg_w: Constant::new(bits::<16>(W as u64)),
-            hi_any: Default::default(),
-            hi_idx: Default::default(),
-            all_any: Default::default(),
-            all_idx: Default::default(),
-        }
-    }
-}
-
-impl<const W: usize> Logic for RunBelow<W> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.hi_idx.next = self.s_found.val().get_bits::<16>(0);
-        self.all_idx.next = self.s_found.val().get_bits::<16>(16);
-        self.hi_any.next = self.s_found.val().get_bit(32);
-        self.all_any.next = self.s_found.val().get_bit(33);
-        // A wrapped run is idx + W - s long: below k when idx < s + k - W.
-        self.m_below.next = (self.hi_any.val() & (self.hi_idx.val() < self.s_bound.val()))
-            | (!self.hi_any.val()
-                & self.all_any.val()
-                & (self.s_bound.val() >= self.cfg_w.val())
-                & (self.all_idx.val() < self.s_bound.val() - self.cfg_w.val()));
     }
 }
 
@@ -1425,6 +1372,7 @@ pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     lost_bytes: Signal<Local, Bits<32>>,
     raw: Signal<Local, Bits<32>>,
     lost_any: Signal<Local, Bit>,
+    win: WindowOpen,
     win_open: Signal<Local, Bit>,
     probe_due: Signal<Local, Bit>,
     p_slot: Signal<Local, Bits<16>>,
@@ -1535,6 +1483,7 @@ impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
             lost_bytes: Default::default(),
             raw: Default::default(),
             lost_any: Default::default(),
+            win: Default::default(),
             win_open: Default::default(),
             probe_due: Default::default(),
             p_slot: Default::default(),
@@ -1633,10 +1582,9 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
             self.raw.next = self.t_flight.val() - self.lview.val();
             self.lost_any.next = self.lview.val().any();
         }
-        self.win_open.next = self.raw.val() < self.cwnd.val();
-        if self.raw.val().get_bit(31) {
-            self.win_open.next = self.cwnd.val().any();
-        }
+        self.win.s_raw.next = self.raw.val();
+        self.win.s_cwnd.next = self.cwnd.val();
+        self.win_open.next = self.win.m_open.val();
 
         // ---- The transmit: a due probe, else the lowest lost PSN, else a new packet.
         self.probe_due.next = self.t_out.val().any()
@@ -1872,7 +1820,6 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     st2_out1: DFF<Bits<16>>,
     st2_acked1: DFF<Bits<W>>,
     st2_h1v: DFF<Bit>,
-    st2_h2v_u: DFF<Bit>,
     st2_h1b: DFF<Bits<16>>,
     st2_acked_bytes: DFF<Bits<32>>,
     st2_moved0: DFF<Bit>,
@@ -2011,7 +1958,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             st2_out1: Default::default(),
             st2_acked1: Default::default(),
             st2_h1v: Default::default(),
-            st2_h2v_u: Default::default(),
             st2_h1b: Default::default(),
             st2_acked_bytes: Default::default(),
             st2_moved0: Default::default(),
@@ -2128,8 +2074,8 @@ pub struct SenderTail<const W: usize, const D: usize> {
     d_ge: Signal<Local, Bit>,
     pd0: Signal<Local, Bit>,
     pd1: Signal<Local, Bit>,
-    raw0: Signal<Local, Bits<32>>,
-    raw1: Signal<Local, Bits<32>>,
+    win0: WindowOpen,
+    win1: WindowOpen,
     open0: Signal<Local, Bit>,
     open1: Signal<Local, Bit>,
     backlog1: Signal<Local, Bits<32>>,
@@ -2226,8 +2172,8 @@ impl<const W: usize, const D: usize> SenderTail<W, D> {
             d_ge: Default::default(),
             pd0: Default::default(),
             pd1: Default::default(),
-            raw0: Default::default(),
-            raw1: Default::default(),
+            win0: Default::default(),
+            win1: Default::default(),
             open0: Default::default(),
             open1: Default::default(),
             backlog1: Default::default(),
@@ -2331,16 +2277,12 @@ impl<const W: usize, const D: usize> Logic for SenderTail<W, D> {
         self.pd0.next = self.out.val().any() & self.d_ge.val();
         self.pd1.next = (self.out.val().any() & self.d_ge.val())
             | (!self.out.val().any() & !self.cfg_probe_interval.val().any());
-        self.raw0.next = self.flight.val() - self.view.val();
-        self.open0.next = self.raw0.val() < self.s_cwnd.val();
-        if self.raw0.val().get_bit(31) {
-            self.open0.next = self.s_cwnd.val().any();
-        }
-        self.raw1.next = self.flight.val() + self.olen.val() - self.view.val();
-        self.open1.next = self.raw1.val() < self.s_cwnd.val();
-        if self.raw1.val().get_bit(31) {
-            self.open1.next = self.s_cwnd.val().any();
-        }
+        self.win0.s_raw.next = self.flight.val() - self.view.val();
+        self.win0.s_cwnd.next = self.s_cwnd.val();
+        self.open0.next = self.win0.m_open.val();
+        self.win1.s_raw.next = self.flight.val() + self.olen.val() - self.view.val();
+        self.win1.s_cwnd.next = self.s_cwnd.val();
+        self.open1.next = self.win1.m_open.val();
         self.backlog1.next = self.backlog.val() - self.olen.val();
         self.cut0.next = (self.backlog.val() >= self.cfg_mtu.val())
             | (self.backlog.val().any() & !self.sv.val());
@@ -2435,7 +2377,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             st2_out1,
             st2_acked1,
             st2_h1v,
-            st2_h2v_u,
             st2_h1b,
             st2_acked_bytes,
             st2_moved0,
@@ -2498,7 +2439,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.st2_out1.d.next = self.sack.m_out1.val();
         self.st2_acked1.d.next = self.sack.m_acked1.val();
         self.st2_h1v.d.next = self.sack.m_h1v.val();
-        self.st2_h2v_u.d.next = self.sack.m_h2v_u.val();
         self.st2_h1b.d.next = self.sack.m_h1b.val();
         self.st2_acked_bytes.d.next = self.sack.m_acked_bytes.val();
         self.st2_moved0.d.next = self.sack.m_moved0.val();
@@ -2514,7 +2454,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.loss.s_out1.next = self.st2_out1.q.val();
         self.loss.s_acked1.next = self.st2_acked1.q.val();
         self.loss.s_h1v.next = self.st2_h1v.q.val();
-        self.loss.s_h2v_u.next = self.st2_h2v_u.q.val();
+        self.loss.s_h2v_u.next = false;
         self.loss.s_h1b.next = self.st2_h1b.q.val();
         self.loss.s_acked_bytes.next = self.st2_acked_bytes.q.val();
         self.loss.s_moved0.next = self.st2_moved0.q.val();

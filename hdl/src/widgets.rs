@@ -1,6 +1,8 @@
 //! Small combinational widgets for the RTL idioms that several blocks share, each written
 //! once: the index of a one-hot vector ([`OneHotIndex`]), the exclusive prefix OR as carry
-//! chains ([`PrefixOr`]) and a cyclic range of slots back from a pointer ([`BackRange`]). Each is a rust-hdl sub-block (its own Verilog module, inside
+//! chains ([`PrefixOr`]), a cyclic range of slots back from a pointer ([`BackRange`]), a run's
+//! length against a bound from its search's results ([`RunBelow`]) and a sender's window test
+//! ([`WindowOpen`]). Each is a rust-hdl sub-block (its own Verilog module, inside
 //! the block that uses it): the caller drives `x` and reads the outputs in the same cycle.
 //!
 //! **Drive `x` from registers.** rust-hdl writes a block's logic as one `always @(*)`, and
@@ -252,6 +254,84 @@ impl<const W: usize> Logic for BackRange<W> {
     }
 }
 
+/// Whether the run a pair of lowest-set searches found from slot `s` (`hi` over the slots from
+/// `s` up, `all` over every slot, for the wrap) is shorter than `k`, given `s_bound = s + k`
+/// (made beside the searches, so that only a compare follows them). Neither search finding a
+/// slot is a run of `W`, never below a bound `k <= W`. Callers compare "`x` below the count
+/// the run leaves" (`x < n - run`) as the run below `n - x`: exact when `x < n <= W`, because
+/// that bound is at most `n`, where the run is capped.
+#[derive(LogicBlock)]
+pub struct RunBelow<const W: usize> {
+    /// The searches' results: bits 0..16 the index the search from `s` up
+    /// found, 16..32 the one the search over every slot found, 32 and 33 whether each found one.
+    pub s_found: Signal<In, Bits<34>>,
+    /// `s + k`.
+    pub s_bound: Signal<In, Bits<16>>,
+    /// The run is below `k`.
+    pub m_below: Signal<Out, Bit>,
+    cfg_w: Constant<Bits<16>>,
+    hi_any: Signal<Local, Bit>,
+    hi_idx: Signal<Local, Bits<16>>,
+    all_any: Signal<Local, Bit>,
+    all_idx: Signal<Local, Bits<16>>,
+}
+
+impl<const W: usize> Default for RunBelow<W> {
+    fn default() -> Self {
+        RunBelow {
+            s_found: Default::default(),
+            s_bound: Default::default(),
+            m_below: Default::default(),
+            cfg_w: Constant::new(bits::<16>(W as u64)),
+            hi_any: Default::default(),
+            hi_idx: Default::default(),
+            all_any: Default::default(),
+            all_idx: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize> Logic for RunBelow<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.hi_idx.next = self.s_found.val().get_bits::<16>(0);
+        self.all_idx.next = self.s_found.val().get_bits::<16>(16);
+        self.hi_any.next = self.s_found.val().get_bit(32);
+        self.all_any.next = self.s_found.val().get_bit(33);
+        // A wrapped run is idx + W - s long: below k when idx < s + k - W.
+        self.m_below.next = (self.hi_any.val() & (self.hi_idx.val() < self.s_bound.val()))
+            | (!self.hi_any.val()
+                & self.all_any.val()
+                & (self.s_bound.val() >= self.cfg_w.val())
+                & (self.all_idx.val() < self.s_bound.val() - self.cfg_w.val()));
+    }
+}
+
+/// The window test of a sender, written once for its three uses: `m_open` when the bytes the
+/// window counts, `s_raw` (the flight less the lost bytes, two's complement), are below
+/// `s_cwnd`. A negative `s_raw` reads as 0 (the receiver's byte count can run ahead of the
+/// sender's view of the acknowledged PSNs): open exactly when `s_cwnd` is not 0, so a zero
+/// window stays shut.
+#[derive(LogicBlock, Default)]
+pub struct WindowOpen {
+    /// `flight - lost`, two's complement.
+    pub s_raw: Signal<In, Bits<32>>,
+    /// The window, bytes.
+    pub s_cwnd: Signal<In, Bits<32>>,
+    /// A packet may go.
+    pub m_open: Signal<Out, Bit>,
+}
+
+impl Logic for WindowOpen {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.m_open.next = self.s_raw.val() < self.s_cwnd.val();
+        if self.s_raw.val().get_bit(31) {
+            self.m_open.next = self.s_cwnd.val().any();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -409,6 +489,18 @@ mod tests {
             .any(|(x, row)| row[0] != index_reference(x as u64)));
     }
 
+    /// Runs the test bench `tb` on `v` in Icarus under `target/gate/widget_<name>` and returns
+    /// the numbers of each line it prints.
+    fn sim_rows(tb: &str, v: &str, name: &str) -> Vec<Vec<u64>> {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../target/gate")
+            .join(format!("widget_{name}"));
+        crate::gate::icarus_run(&dir, tb, v)
+            .lines()
+            .map(|l| l.split_whitespace().map(|v| v.parse().unwrap()).collect())
+            .collect()
+    }
+
     /// `BackRange<8>` simulated for every `n_slot` below 8 and every `x` up to 9 against the
     /// plain reference (slot `(n_slot - k) mod 8` for each `k` in `1..=min(x, 8)`).
     fn check_back_range(v: &str, name: &str) -> Vec<String> {
@@ -417,14 +509,9 @@ mod tests {
                   for (n = 0; n < 8; n = n + 1)\n      for (k = 0; k < 10; k = k + 1) begin\n        \
                   n_slot = n; x = k; #1 $display(\"%0d %0d %0d\", n, k, mask);\n      end\n  \
                   end\nendmodule\n";
-        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../target/gate")
-            .join(format!("widget_{name}"));
-        let out = crate::gate::icarus_run(&dir, tb, v);
+        let rows = sim_rows(tb, v, name);
         let mut bad = Vec::new();
-        let mut rows = 0;
-        for l in out.lines() {
-            let r: Vec<u64> = l.split_whitespace().map(|v| v.parse().unwrap()).collect();
+        for r in &rows {
             let (n, x) = (r[0], r[1]);
             let want = (1..=x.min(8)).fold(0u64, |a, k| a | 1 << ((n + 8 - k) % 8));
             if r[2] != want {
@@ -433,9 +520,8 @@ mod tests {
                     r[2]
                 ));
             }
-            rows += 1;
         }
-        assert_eq!(rows, 80, "{name}: every input simulated");
+        assert_eq!(rows.len(), 80, "{name}: every input simulated");
         bad
     }
 
@@ -448,5 +534,114 @@ mod tests {
         let broken = v.replacen("<=", ">", 1);
         assert_ne!(broken, v);
         assert!(!check_back_range(&broken, "br_8_broken").is_empty());
+    }
+
+    /// `RunBelow<8>` for every 8-slot vector, start slot and bound `k` in `0..=8`, fed the
+    /// two searches' results as the callers make them, against the run counted slot by slot
+    /// (the distance from `s` to the first set slot cyclically, 8 when none is). Returns the
+    /// inputs where they differ.
+    fn check_run_below(v: &str, name: &str) -> Vec<String> {
+        let tb = "module tb;\n  reg [33:0] found;\n  reg [15:0] bound;\n  wire below;\n  \
+                  integer x, s, k, i, hi, all;\n  \
+                  rb_8 uut(.s_found(found), .s_bound(bound), .m_below(below));\n  \
+                  initial begin\n    for (x = 0; x < 256; x = x + 1)\n      \
+                  for (s = 0; s < 8; s = s + 1)\n        for (k = 0; k < 9; k = k + 1) begin\n          \
+                  hi = -1; all = -1;\n          \
+                  for (i = 7; i >= 0; i = i - 1) if ((x >> i) & 1) begin\n            \
+                  all = i; if (i >= s) hi = i;\n          end\n          \
+                  found = 0;\n          if (hi >= 0) begin found[15:0] = hi; found[32] = 1; end\n          \
+                  if (all >= 0) begin found[31:16] = all; found[33] = 1; end\n          \
+                  bound = s + k; #1 $display(\"%0d %0d %0d %0d\", x, s, k, below);\n        \
+                  end\n  end\nendmodule\n";
+        let rows = sim_rows(tb, v, name);
+        let mut bad = Vec::new();
+        for r in &rows {
+            let (x, s, k) = (r[0], r[1], r[2]);
+            let run = (0..8).find(|d| x >> ((s + d) % 8) & 1 == 1).unwrap_or(8);
+            if r[3] != u64::from(run < k) {
+                bad.push(format!("x {x:#x} s {s} k {k}: below {}, run {run}", r[3]));
+            }
+        }
+        assert_eq!(rows.len(), 256 * 8 * 9, "{name}: every input simulated");
+        bad
+    }
+
+    #[test]
+    fn run_below_every_input() {
+        let v = generated("rb_8", RunBelow::<8>::default());
+        let bad = check_run_below(&v, "rb_8");
+        assert!(bad.is_empty(), "{bad:?}");
+        // Each compare mutated is caught: a run equal to its bound taken as below, the wrapped
+        // run's bound taken without `W`, and that bound's guard against wrapping below 0
+        // dropped.
+        for (from, to) in [
+            ("(hi_idx < s_bound)", "(hi_idx <= s_bound)"),
+            ("(all_idx < s_bound - cfg_w)", "(all_idx < s_bound)"),
+            ("(s_bound >= cfg_w)", "1'b1"),
+        ] {
+            let broken = v.replacen(from, to, 1);
+            assert_ne!(broken, v, "{from}");
+            assert!(
+                !check_run_below(&broken, "rb_8_broken").is_empty(),
+                "{from}"
+            );
+        }
+    }
+
+    /// `WindowOpen` on the corners (zero window, a raw of 0, equal to the window, one below,
+    /// negative, the most negative, the largest positive) and a sweep, against the rule
+    /// (`max(raw, 0) < cwnd` with `raw` signed).
+    #[test]
+    fn window_open_corners() {
+        let v = generated("wo", WindowOpen::default());
+        let vals: Vec<u32> = [
+            0u32,
+            1,
+            2,
+            4095,
+            4096,
+            4097,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xffff_ffff,
+            0xffff_f000,
+        ]
+        .into_iter()
+        .chain((0..16).map(|i| i * 0x1111_1111))
+        .collect();
+        let run = |v: &str, name: &str| -> Vec<String> {
+            let mut tb = String::from(
+                "module tb;\n  reg [31:0] raw, cwnd;\n  wire open;\n  \
+                 wo uut(.s_raw(raw), .s_cwnd(cwnd), .m_open(open));\n  initial begin\n",
+            );
+            for r in &vals {
+                for c in &vals {
+                    tb.push_str(&format!(
+                        "    raw = {r}; cwnd = {c}; #1 $display(\"%0d %0d %0d\", raw, cwnd, open);\n"
+                    ));
+                }
+            }
+            tb.push_str("  end\nendmodule\n");
+            let rows = sim_rows(&tb, v, name);
+            let mut bad = Vec::new();
+            for r in &rows {
+                let want = i64::from((r[0] as u32 as i32).max(0)) < r[1] as i64;
+                if r[2] != u64::from(want) {
+                    bad.push(format!("raw {:#x} cwnd {:#x}: open {}", r[0], r[1], r[2]));
+                }
+            }
+            assert_eq!(
+                rows.len(),
+                vals.len() * vals.len(),
+                "{name}: every input simulated"
+            );
+            bad
+        };
+        let bad = run(&v, "wo");
+        assert!(bad.is_empty(), "{bad:?}");
+        // A negative raw compared as unsigned (the sign's branch dropped) is caught.
+        let broken = v.replacen("if (s_raw[32'h1f])", "if (1'b0)", 1);
+        assert_ne!(broken, v, "the sign's branch");
+        assert!(!run(&broken, "wo_broken").is_empty());
     }
 }
