@@ -197,6 +197,12 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     pub s_record: Signal<In, Bits<D>>,
     /// The event, packed (`event_bits`).
     pub s_event: Signal<In, Bits<E>>,
+    /// `snd_nxt - base` (mod 2^24) of this record and event, made by the caller from registers
+    /// (in the loop, one of two made a cycle early for the two records S3 can take), so that no
+    /// subtraction follows the record's select.
+    pub s_b: Signal<In, Bits<32>>,
+    /// `snd_nxt - EPSN` (mod 2^24), made the same way.
+    pub s_e: Signal<In, Bits<32>>,
     /// The event is unsettled (DECISION "settled searches"): no settling run.
     pub s_unsettled: Signal<In, Bit>,
     /// The record after the settling run (`snd_una`, `rto_ts`, `highest_acked`,
@@ -360,6 +366,8 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
         SenderSack {
             s_record: Default::default(),
             s_event: Default::default(),
+            s_b: Default::default(),
+            s_e: Default::default(),
             s_unsettled: Default::default(),
             m_record: Default::default(),
             m_acc: Default::default(),
@@ -611,7 +619,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         // ---- The SACK: validated against the window and the bytes sent. Its EPSN and base
         // are taken as offsets back from snd_nxt (`e`, `b`), made from the record before the
         // settling search, so that after the search only short compares on `out` remain.
-        self.e.next = (self.nxt.val() - self.epsn.val()) & self.cfg_psn_mask.val();
+        self.e.next = self.s_e.val();
         self.e23.next = self.e.val().get_bit(23);
         self.e_lo.next = bit_cast::<16, 32>(self.e.val()) & self.cfg_mask_lo.val();
         self.e_near.next = !(self.e.val() & self.cfg_mid_mask.val()).any();
@@ -653,7 +661,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         // the run's slots, acknowledged already: ORed into the acknowledged bits they change
         // nothing, so the marks need no cut after the search. Placed on their slots (base is
         // a multiple of SB, SB divides W: no wrap).
-        self.b.next = (self.nxt.val() - self.base.val()) & self.cfg_psn_mask.val();
+        self.b.next = self.s_b.val();
         self.b_lo.next = bit_cast::<16, 32>(self.b.val()) & self.cfg_mask_lo.val();
         self.cut.next = self.r_out.val();
         if !self.e23.val() & self.e_near.val() & (self.e_lo.val() < self.r_out.val()) {
@@ -1832,6 +1840,18 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     /// What H3's `SenderPick` made, into S3.
     settled_rec_s3: DFF<Bits<D>>,
     settled_flags_s3: DFF<Bits<HEAD_FLAGS>>,
+    /// S3: the unsettled head's `snd_nxt - base` and `snd_nxt - EPSN` for each record S3 can
+    /// take: the H3 record's (`*_p3`, made at H3) and the one the event right ahead makes
+    /// (`*_f`, made beside its loop: its head's `snd_nxt`, plus 1 when it sends new data).
+    b_p3: DFF<Bits<32>>,
+    e_p3: DFF<Bits<32>>,
+    b_f: DFF<Bits<32>>,
+    e_f: DFF<Bits<32>>,
+    /// H3: the event's base and EPSN, the H3 record's `snd_nxt`; S3: the head's `snd_nxt`.
+    base_t: Signal<Local, Bits<32>>,
+    epsn_t: Signal<Local, Bits<32>>,
+    nxt_t: Signal<Local, Bits<32>>,
+    nxt_head: Signal<Local, Bits<32>>,
     /// S3: the event is unsettled; the head's record and flags it takes.
     unsettled: Signal<Local, Bit>,
     sel_rec: Signal<Local, Bits<D>>,
@@ -1968,6 +1988,14 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             st3_flags: Default::default(),
             settled_rec_s3: Default::default(),
             settled_flags_s3: Default::default(),
+            b_p3: Default::default(),
+            e_p3: Default::default(),
+            b_f: Default::default(),
+            e_f: Default::default(),
+            base_t: Default::default(),
+            epsn_t: Default::default(),
+            nxt_t: Default::default(),
+            nxt_head: Default::default(),
             unsettled: Default::default(),
             sel_rec: Default::default(),
             sel_flags: Default::default(),
@@ -2386,7 +2414,11 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             st3_slot_rtx,
             st3_flags,
             settled_rec_s3,
-            settled_flags_s3
+            settled_flags_s3,
+            b_p3,
+            e_p3,
+            b_f,
+            e_f
         );
 
         // ---- S0: the event into the shell; the SACK's format (no state needed) checked here.
@@ -2429,6 +2461,12 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         // results into S3. The window is at H1, H2, H3 in the window's line.
         self.sack.s_record.next = self.pipe.h_record.val();
         self.sack.s_event.next = self.pipe.h_event.val();
+        self.sack.s_b.next = (bit_cast::<32, 24>(self.pipe.h_record.val().get_bits::<24>(0))
+            - bit_cast::<32, 24>(self.pipe.h_event.val().get_bits::<24>(85)))
+            & self.cfg_psn_mask.val();
+        self.sack.s_e.next = (bit_cast::<32, 24>(self.pipe.h_record.val().get_bits::<24>(0))
+            - bit_cast::<32, 24>(self.pipe.h_event.val().get_bits::<24>(61)))
+            & self.cfg_psn_mask.val();
         self.sack.s_unsettled.next = false;
         self.st2_rec.d.next = self.sack.m_record.val();
         self.st2_ev.d.next = self.pipe.h_event.val();
@@ -2463,6 +2501,13 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.st3_holes.d.next = self.loss.m_holes.val();
         self.st3_slot_rtx.d.next = self.loss.m_slot_rtx.val();
         self.st3_flags.d.next = self.loss.m_flags.val();
+        // H3: the unsettled head's offsets for the H3 record (S3 takes it unless the event
+        // right ahead had the same id).
+        self.base_t.next = bit_cast::<32, 24>(self.st3_ev.q.val().get_bits::<24>(85));
+        self.epsn_t.next = bit_cast::<32, 24>(self.st3_ev.q.val().get_bits::<24>(61));
+        self.nxt_t.next = bit_cast::<32, 24>(self.pipe.t_record.val().get_bits::<24>(0));
+        self.b_p3.d.next = (self.nxt_t.val() - self.base_t.val()) & self.cfg_psn_mask.val();
+        self.e_p3.d.next = (self.nxt_t.val() - self.epsn_t.val()) & self.cfg_psn_mask.val();
         self.pick.s_record.next = self.st3_rec.q.val();
         self.pick.s_tx_record.next = self.st3_rec.q.val();
         self.pick.s_event.next = self.st3_ev.q.val();
@@ -2482,6 +2527,12 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             (self.pipe.m_eq.val() & self.repos.q.val() & self.cfg_settle_seen.val()).any();
         self.sack_loop.s_record.next = self.pipe.m_record.val();
         self.sack_loop.s_event.next = self.pipe.m_event.val();
+        self.sack_loop.s_b.next = self.b_p3.q.val();
+        self.sack_loop.s_e.next = self.e_p3.q.val();
+        if self.pipe.m_hit1.val() {
+            self.sack_loop.s_b.next = self.b_f.q.val();
+            self.sack_loop.s_e.next = self.e_f.q.val();
+        }
         self.sack_loop.s_unsettled.next = true;
         self.loss_loop.s_record.next = self.sack_loop.m_record.val();
         self.loss_loop.s_event.next = self.pipe.m_event.val();
@@ -2522,6 +2573,18 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.tail.s_can_new.next = self.sel_flags.val().get_bit(11);
         self.tail.s_opened.next = self.sel_flags.val().get_bit(0);
         self.pipe.s_next.next = self.tail.m_next.val();
+        // The offsets for the next event (now at H3) if it has this one's id: on the record
+        // this event makes, whose snd_nxt is its head's, plus 1 with new data (both made, the
+        // new packet picks).
+        self.nxt_head.next = bit_cast::<32, 24>(self.sel_rec.val().get_bits::<24>(0));
+        self.b_f.d.next = (self.nxt_head.val() - self.base_t.val()) & self.cfg_psn_mask.val();
+        self.e_f.d.next = (self.nxt_head.val() - self.epsn_t.val()) & self.cfg_psn_mask.val();
+        if self.tail.m_new.val() {
+            self.b_f.d.next = (self.nxt_head.val() + 1_usize.to_bits::<32>() - self.base_t.val())
+                & self.cfg_psn_mask.val();
+            self.e_f.d.next = (self.nxt_head.val() + 1_usize.to_bits::<32>() - self.epsn_t.val())
+                & self.cfg_psn_mask.val();
+        }
         self.repos_in.next = self.repos.q.val() << 1;
         self.repos_in.next = self.repos_in.val().replace_bit(
             0,
