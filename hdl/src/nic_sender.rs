@@ -617,8 +617,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         }
 
         // ---- The SACK: validated against the window and the bytes sent. Its EPSN and base
-        // are taken as offsets back from snd_nxt (`e`, `b`), made from the record before the
-        // settling search, so that after the search only short compares on `out` remain.
+        // are taken as offsets back from snd_nxt (`e`, `b`), made by the caller from registers
+        // (`s_e`, `s_b`), so that after the settling search only short compares on `out`
+        // remain and, in the loop, no subtraction follows the record's select.
         self.e.next = self.s_e.val();
         self.e23.next = self.e.val().get_bit(23);
         self.e_lo.next = bit_cast::<16, 32>(self.e.val()) & self.cfg_mask_lo.val();
