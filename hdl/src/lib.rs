@@ -523,6 +523,7 @@ fn nic_sender_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
                     $SB,
                     { nic_sender::record_bits($W) },
                     { nic_sender::event_bits($SB) },
+                    { nic_sender::top_table_bits($SB) },
                 >::new(conns, &k, psn, opts.initial_bytes, no_forward)
                 .with_settle_blind(blind),
             )

@@ -39,7 +39,7 @@ use rust_hdl::prelude::*;
 
 use crate::context_pipe_hold::{ContextPipeHold, COMPUTE_STAGE};
 use crate::first_set::FirstSet;
-use crate::widgets::{BackRange, PrefixOr, RunBelow, SegmentFlag, WindowOpen};
+use crate::widgets::{BackRange, PrefixOr, RunBelow, SegmentFlag, TopLookup, TopTable, WindowOpen};
 
 /// The events ahead whose repositions unsettle an event: the model's settling distance less
 /// one (the hold shell shows at S3 which of the 4 events ahead had the same id).
@@ -68,6 +68,13 @@ pub const fn record_bits(w: usize) -> usize {
 /// time stamp 32, probe 1, doorbell bytes 32, then the segment's `sb` bits.
 pub const fn event_bits(sb: usize) -> usize {
     238 + sb
+}
+
+/// Bits of the loop's table of the segment's tops at segment `sb` (`widgets::TopTable`): for
+/// each bound `p` in `0..=sb`, the highest set bit of the bitmap below `p` (its index, 8
+/// bits, and whether there is one).
+pub const fn top_table_bits(sb: usize) -> usize {
+    9 * (sb + 1)
 }
 
 /// `s_kind`: a timer check (also 5..=7).
@@ -203,6 +210,15 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     pub s_b: Signal<In, Bits<32>>,
     /// `snd_nxt - EPSN` (mod 2^24), made the same way.
     pub s_e: Signal<In, Bits<32>>,
+    /// The segment's top below `b`: the highest set bit of the bitmap below `min(b, SB)` (any
+    /// such bit, and its index), made by the caller (in the loop, looked up in a table made a
+    /// cycle early from the event alone; unused when `b >= 2W`).
+    pub s_top_any: Signal<In, Bit>,
+    pub s_top_idx: Signal<In, Bits<16>>,
+    /// `sbytes - bytes_sent` and `sbytes - bytes_received` (mod 2^32) of this record and
+    /// event, made by the caller as `s_b`.
+    pub s_bytes_d: Signal<In, Bits<32>>,
+    pub s_bd: Signal<In, Bits<32>>,
     /// The event is unsettled (DECISION "settled searches"): no settling run.
     pub s_unsettled: Signal<In, Bit>,
     /// The record after the settling run (`snd_una`, `rto_ts`, `highest_acked`,
@@ -255,7 +271,6 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
 
     settle_hi: FirstSet<W>,
     settle_all: FirstSet<W>,
-    seg_top: FirstSet<SB>,
     run_hb: RunBelow<W>,
     run_hib: RunBelow<W>,
     run_shb: RunBelow<W>,
@@ -270,8 +285,6 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     ev: Signal<Local, Bits<E>>,
     unsettled: Signal<Local, Bit>,
     nxt: Signal<Local, Bits<32>>,
-    bsent: Signal<Local, Bits<32>>,
-    brecv: Signal<Local, Bits<32>>,
     r_rts: Signal<Local, Bits<32>>,
     r_hv: Signal<Local, Bit>,
     r_hiv: Signal<Local, Bit>,
@@ -289,7 +302,6 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     fmt_bad: Signal<Local, Bit>,
     epsn: Signal<Local, Bits<32>>,
     base: Signal<Local, Bits<32>>,
-    sbytes: Signal<Local, Bits<32>>,
     bitmap: Signal<Local, Bits<SB>>,
     settling: Signal<Local, Bit>,
     r_una: Signal<Local, Bits<32>>,
@@ -317,6 +329,9 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     b: Signal<Local, Bits<32>>,
     b_lo: Signal<Local, Bits<16>>,
     below_b: Signal<Local, Bits<SB>>,
+    near_b: Signal<Local, Bit>,
+    top_any: Signal<Local, Bit>,
+    top_idx: Signal<Local, Bits<16>>,
     below_hi: Signal<Local, Bits<SB>>,
     cut: Signal<Local, Bits<16>>,
     top_cut: Signal<Local, Bit>,
@@ -368,6 +383,10 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             s_event: Default::default(),
             s_b: Default::default(),
             s_e: Default::default(),
+            s_top_any: Default::default(),
+            s_top_idx: Default::default(),
+            s_bytes_d: Default::default(),
+            s_bd: Default::default(),
             s_unsettled: Default::default(),
             m_record: Default::default(),
             m_acc: Default::default(),
@@ -399,7 +418,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             cfg_one_w: Constant::new(bits::<W>(1)),
             settle_hi: FirstSet::lowest(),
             settle_all: FirstSet::lowest(),
-            seg_top: FirstSet::highest(),
             run_hb: Default::default(),
             run_hib: Default::default(),
             run_shb: Default::default(),
@@ -413,8 +431,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             ev: Default::default(),
             unsettled: Default::default(),
             nxt: Default::default(),
-            bsent: Default::default(),
-            brecv: Default::default(),
             r_rts: Default::default(),
             r_hv: Default::default(),
             r_hiv: Default::default(),
@@ -432,7 +448,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             fmt_bad: Default::default(),
             epsn: Default::default(),
             base: Default::default(),
-            sbytes: Default::default(),
             bitmap: Default::default(),
             settling: Default::default(),
             r_una: Default::default(),
@@ -460,6 +475,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             b: Default::default(),
             b_lo: Default::default(),
             below_b: Default::default(),
+            near_b: Default::default(),
+            top_any: Default::default(),
+            top_idx: Default::default(),
             below_hi: Default::default(),
             cut: Default::default(),
             top_cut: Default::default(),
@@ -504,8 +522,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.ev.next = self.s_event.val();
         self.unsettled.next = self.s_unsettled.val();
         self.nxt.next = bit_cast::<32, 24>(self.rec.val().get_bits::<24>(0));
-        self.bsent.next = self.rec.val().get_bits::<32>(24);
-        self.brecv.next = self.rec.val().get_bits::<32>(56);
         self.r_rts.next = self.rec.val().get_bits::<32>(152);
         self.r_hv.next = self.rec.val().get_bit(217);
         self.r_hiv.next = self.rec.val().get_bit(218);
@@ -528,7 +544,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.fmt_bad.next = self.ev.val().get_bit(60);
         self.epsn.next = bit_cast::<32, 24>(self.ev.val().get_bits::<24>(61));
         self.base.next = bit_cast::<32, 24>(self.ev.val().get_bits::<24>(85));
-        self.sbytes.next = self.ev.val().get_bits::<32>(109);
         self.bitmap.next = self.ev.val().get_bits::<SB>(238);
         // ---- The settling run (DECISION "settled searches"): a settled event other than an
         // open first runs snd_una over the acknowledged PSNs at its head (what unsettled SACKs
@@ -624,7 +639,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.e23.next = self.e.val().get_bit(23);
         self.e_lo.next = bit_cast::<16, 32>(self.e.val()) & self.cfg_mask_lo.val();
         self.e_near.next = !(self.e.val() & self.cfg_mid_mask.val()).any();
-        self.bytes_d.next = self.sbytes.val() - self.bsent.val();
+        self.bytes_d.next = self.s_bytes_d.val();
         // `e`'s low bits within `out`: with e below 2^23 the EPSN is in [snd_una, snd_nxt]
         // (ahead of snd_una when e < out), else below snd_una; with e at or above 2^23 (the
         // EPSN ahead of snd_nxt) it is below snd_una when e - 2^23 <= out (the PSN order's
@@ -668,8 +683,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         if !self.e23.val() & self.e_near.val() & (self.e_lo.val() < self.r_out.val()) {
             self.cut.next = self.e_lo.val();
         }
+        self.near_b.next = !(self.b.val() & self.cfg_far_mask.val()).any();
         self.below_b.next = 0.into();
-        if !(self.b.val() & self.cfg_far_mask.val()).any() {
+        if self.near_b.val() {
             self.below_b.next = self.bitmap.val() & !(self.cfg_ones_sb.val() << self.b_lo.val());
         }
         self.below_hi.next = self.below_b.val();
@@ -681,28 +697,30 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.placed.next = bit_cast::<W, SB>(self.below_hi.val()) << self.base_slot.val();
         self.acked1.next = self.acked.val() | self.placed.val();
         // highest_acked: the later (the nearer to snd_nxt) of itself and the segment's top,
-        // the highest bit of the cut segment (searched beside the settling run), b - 1 - top
-        // back from snd_nxt. The search takes the segment cut below b only, so that neither
-        // `e` nor the cut is on its path: the cut keeps the bits at and above b - cut, so the
+        // the highest bit of the cut segment, b - 1 - top back from snd_nxt. The caller gives
+        // the top of the segment cut below b only (`s_top_*`: the settled head searches it
+        // beside the settling run, the loop looks it up), so that neither `e` nor the cut is
+        // on its path: the cut keeps the bits at and above b - cut, so the
         // cut segment's highest is that top when top >= b - cut (`top_cut`), else it has none.
         // The top is nearer than highest_acked when b - 1 - top < hb, top >= b - hb
         // (`top_near`). Both bounds are made beside the search. A kept top is less than `cut`
         // back (hs_back < cut <= r_out), so it lies in [una1, snd_nxt) when hs_back < out: the
         // run below r_out - hs_back, tested as hv's, its bound r_slot + r_out - b + 1 + top
         // made with one addition after the top's search.
-        self.seg_top.v.next = self.below_b.val();
-        self.hs_back.next = self.b_lo.val() - 1_usize.to_bits::<16>() - self.seg_top.idx.val();
+        self.top_any.next = self.near_b.val() & self.s_top_any.val();
+        self.top_idx.next = self.s_top_idx.val();
+        self.hs_back.next = self.b_lo.val() - 1_usize.to_bits::<16>() - self.top_idx.val();
         self.top_cut.next = (self.b_lo.val() <= self.cut.val())
-            | (self.seg_top.idx.val() >= self.b_lo.val() - self.cut.val());
+            | (self.top_idx.val() >= self.b_lo.val() - self.cut.val());
         self.top_near.next = (self.b_lo.val() <= self.hb.val())
-            | (self.seg_top.idx.val() >= self.b_lo.val() - self.hb.val());
+            | (self.top_idx.val() >= self.b_lo.val() - self.hb.val());
         self.c_top.next =
             self.r_slot.val() + self.r_out.val() + 1_usize.to_bits::<16>() - self.b_lo.val();
-        self.t_top.next = self.c_top.val() + self.seg_top.idx.val();
+        self.t_top.next = self.c_top.val() + self.top_idx.val();
         self.run_top.s_found.next = self.found.val();
         self.run_top.s_bound.next = self.t_top.val();
         self.lt_top.next = !self.settling.val() | self.run_top.m_below.val();
-        self.top_in.next = self.seg_top.any.val() & self.top_cut.val() & self.lt_top.val();
+        self.top_in.next = self.top_any.val() & self.top_cut.val() & self.lt_top.val();
         self.h1v.next = self.hv.val() | self.top_in.val();
         self.h1b.next = self.hb.val();
         if self.top_in.val() & (!self.hv.val() | self.top_near.val()) {
@@ -713,7 +731,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         // `h1b < out1` is the top kept, or highest_acked's own test: no wait for `h1b`.
         self.h2v_u.next = self.top_in.val() | (self.hv.val() & (self.hb.val() < self.out1.val()));
         // The byte count moves forward only.
-        self.bd.next = self.sbytes.val() - self.brecv.val();
+        self.bd.next = self.s_bd.val();
         self.bytes_gt.next = self.bd.val().any() & !self.bd.val().get_bit(31);
         self.acked_bytes.next = 0.into();
         if self.bytes_gt.val() {
@@ -1705,9 +1723,15 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
 }
 
 /// See the module documentation. `W`: `rx_window`; `SB`: `sack_bits`; `D`: [`record_bits`];
-/// `E`: [`event_bits`].
+/// `E`: [`event_bits`]; `TT`: [`top_table_bits`].
 #[derive(LogicBlock)]
-pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E: usize> {
+pub struct NicSenderRtl<
+    const W: usize,
+    const SB: usize,
+    const D: usize,
+    const E: usize,
+    const TT: usize,
+> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: the events in S1, S2 and H1..H3 are dropped and every record swept to the
     /// initial one (`status_ready` low meanwhile).
@@ -1848,11 +1872,33 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     e_p3: DFF<Bits<32>>,
     b_f: DFF<Bits<32>>,
     e_f: DFF<Bits<32>>,
+    /// S3: the SACK's byte differences (`sbytes - bytes_sent`, `sbytes - bytes_received`)
+    /// for the same two records, made the same way (with new data, its length off `sbytes`).
+    bd_p3: DFF<Bits<32>>,
+    rd_p3: DFF<Bits<32>>,
+    bd_f: DFF<Bits<32>>,
+    rd_f: DFF<Bits<32>>,
+    /// S3: the segment's tops (`top_table_bits`), made at H3 from the event alone, so that
+    /// the loop looks its top up below whichever `b` it takes instead of searching.
+    top_tbl: DFF<Bits<TT>>,
+    /// H3: the table made; S3: the entries for the two `b`s (bit 15: a top; the low bits: its
+    /// index), and the one taken.
+    top_scan: TopTable<SB, TT>,
+    top_look_p3: TopLookup<SB, TT>,
+    top_look_f: TopLookup<SB, TT>,
+    top_s3: Signal<Local, Bits<16>>,
+    /// H1: the settled head's segment's top, searched.
+    seg_top_h: FirstSet<SB>,
+    cfg_ones_sb: Constant<Bits<SB>>,
+    cfg_mask_lo: Constant<Bits<16>>,
+    cfg_ent_any: Constant<Bits<16>>,
     /// H3: the event's base and EPSN, the H3 record's `snd_nxt`; S3: the head's `snd_nxt`.
     base_t: Signal<Local, Bits<32>>,
     epsn_t: Signal<Local, Bits<32>>,
     nxt_t: Signal<Local, Bits<32>>,
     nxt_head: Signal<Local, Bits<32>>,
+    /// H3: the event's `sbytes`.
+    sbytes_t: Signal<Local, Bits<32>>,
     /// S3: the event is unsettled; the head's record and flags it takes.
     unsettled: Signal<Local, Bit>,
     sel_rec: Signal<Local, Bits<D>>,
@@ -1878,7 +1924,9 @@ pub struct NicSenderRtl<const W: usize, const SB: usize, const D: usize, const E
     out_work: DFF<Bit>,
 }
 
-impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderRtl<W, SB, D, E> {
+impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: usize>
+    NicSenderRtl<W, SB, D, E, TT>
+{
     /// `conns` connections, each starting (and restarting after a reset) at `initial_psn` with
     /// `initial_bytes` sent and received (an open starts at 0); `no_forward`: the shell's
     /// forwarding distance to switch off (the co-sim's broken variants only).
@@ -1893,6 +1941,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
         assert!((16..=4096).contains(&W));
         assert_eq!(D, record_bits(W));
         assert_eq!(E, event_bits(SB));
+        assert_eq!(TT, top_table_bits(SB));
         let c32 = |v: u64| Constant::new(bits::<32>(v));
         NicSenderRtl {
             clock: Default::default(),
@@ -1993,10 +2042,24 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> NicSenderR
             e_p3: Default::default(),
             b_f: Default::default(),
             e_f: Default::default(),
+            bd_p3: Default::default(),
+            rd_p3: Default::default(),
+            bd_f: Default::default(),
+            rd_f: Default::default(),
+            top_tbl: Default::default(),
+            top_scan: Default::default(),
+            top_look_p3: Default::default(),
+            top_look_f: Default::default(),
+            top_s3: Default::default(),
+            seg_top_h: FirstSet::highest(),
+            cfg_ones_sb: Constant::new(!Bits::<SB>::default()),
+            cfg_mask_lo: Constant::new(bits::<16>(2 * W as u64 - 1)),
+            cfg_ent_any: Constant::new(bits::<16>(0x8000)),
             base_t: Default::default(),
             epsn_t: Default::default(),
             nxt_t: Default::default(),
             nxt_head: Default::default(),
+            sbytes_t: Default::default(),
             unsettled: Default::default(),
             sel_rec: Default::default(),
             sel_flags: Default::default(),
@@ -2251,13 +2314,16 @@ impl<const W: usize, const D: usize> Logic for SenderTail<W, D> {
             self.backlog.next = self.door_sum.val().get_bits::<32>(0);
         }
 
-        // ---- New data: the backlog's next packet, when the head let a transmit through.
-        self.big.next = self.backlog.val() >= self.cfg_mtu.val();
-        self.offer.next = self.big.val() | (self.backlog.val().any() & !self.sv.val());
-        self.olen.next = self.backlog.val();
+        // ---- New data: the backlog's next packet, when the head let a transmit through. Only
+        // a transmit sends, and it adds no bytes: the packet is cut from the record's backlog,
+        // so that the doorbell's sum is not on the new packet's path.
+        self.big.next = self.s_backlog.val() >= self.cfg_mtu.val();
+        self.offer.next = self.big.val() | (self.s_backlog.val().any() & !self.sv.val());
+        self.olen.next = self.s_backlog.val();
         if self.big.val() {
             self.olen.next = self.cfg_mtu.val();
         }
+        self.backlog1.next = self.s_backlog.val() - self.olen.val();
         self.do_new.next = self.s_can_new.val() & self.offer.val();
         self.c_nxt.next = self.nxt.val();
         self.c_out.next = self.out.val();
@@ -2289,7 +2355,7 @@ impl<const W: usize, const D: usize> Logic for SenderTail<W, D> {
             self.c_shb.next = self.shb.val() + 1_usize.to_bits::<16>();
             self.c_bsent.next = self.bsent.val() + self.olen.val();
             self.c_flight.next = self.flight.val() + self.olen.val();
-            self.c_backlog.next = self.backlog.val() - self.olen.val();
+            self.c_backlog.next = self.backlog1.val();
             if !self.big.val() {
                 self.c_sv.next = true;
                 self.c_shb.next = 0.into();
@@ -2312,7 +2378,6 @@ impl<const W: usize, const D: usize> Logic for SenderTail<W, D> {
         self.win1.s_raw.next = self.flight.val() + self.olen.val() - self.view.val();
         self.win1.s_cwnd.next = self.s_cwnd.val();
         self.open1.next = self.win1.m_open.val();
-        self.backlog1.next = self.backlog.val() - self.olen.val();
         self.cut0.next = (self.backlog.val() >= self.cfg_mtu.val())
             | (self.backlog.val().any() & !self.sv.val());
         // A short packet sent leaves the short flag set.
@@ -2368,8 +2433,8 @@ impl<const W: usize, const D: usize> Logic for SenderTail<W, D> {
     }
 }
 
-impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
-    for NicSenderRtl<W, SB, D, E>
+impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: usize> Logic
+    for NicSenderRtl<W, SB, D, E, TT>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -2419,7 +2484,12 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             b_p3,
             e_p3,
             b_f,
-            e_f
+            e_f,
+            bd_p3,
+            rd_p3,
+            bd_f,
+            rd_f,
+            top_tbl
         );
 
         // ---- S0: the event into the shell; the SACK's format (no state needed) checked here.
@@ -2468,6 +2538,19 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.sack.s_e.next = (bit_cast::<32, 24>(self.pipe.h_record.val().get_bits::<24>(0))
             - bit_cast::<32, 24>(self.pipe.h_event.val().get_bits::<24>(61)))
             & self.cfg_psn_mask.val();
+        self.sack.s_bytes_d.next = self.pipe.h_event.val().get_bits::<32>(109)
+            - self.pipe.h_record.val().get_bits::<32>(24);
+        self.sack.s_bd.next = self.pipe.h_event.val().get_bits::<32>(109)
+            - self.pipe.h_record.val().get_bits::<32>(56);
+        // The segment's top below b (its low bits; a far b is SenderSack's to refuse).
+        self.seg_top_h.v.next = self.pipe.h_event.val().get_bits::<SB>(238)
+            & !(self.cfg_ones_sb.val()
+                << (bit_cast::<16, 32>(
+                    bit_cast::<32, 24>(self.pipe.h_record.val().get_bits::<24>(0))
+                        - bit_cast::<32, 24>(self.pipe.h_event.val().get_bits::<24>(85)),
+                ) & self.cfg_mask_lo.val()));
+        self.sack.s_top_any.next = self.seg_top_h.any.val();
+        self.sack.s_top_idx.next = self.seg_top_h.idx.val();
         self.sack.s_unsettled.next = false;
         self.st2_rec.d.next = self.sack.m_record.val();
         self.st2_ev.d.next = self.pipe.h_event.val();
@@ -2509,6 +2592,12 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.nxt_t.next = bit_cast::<32, 24>(self.pipe.t_record.val().get_bits::<24>(0));
         self.b_p3.d.next = (self.nxt_t.val() - self.base_t.val()) & self.cfg_psn_mask.val();
         self.e_p3.d.next = (self.nxt_t.val() - self.epsn_t.val()) & self.cfg_psn_mask.val();
+        self.sbytes_t.next = self.st3_ev.q.val().get_bits::<32>(109);
+        self.bd_p3.d.next = self.sbytes_t.val() - self.pipe.t_record.val().get_bits::<32>(24);
+        self.rd_p3.d.next = self.sbytes_t.val() - self.pipe.t_record.val().get_bits::<32>(56);
+        // The segment's tops below every bound, for S3 to look up (`TopTable`).
+        self.top_scan.s_bitmap.next = self.st3_ev.q.val().get_bits::<SB>(238);
+        self.top_tbl.d.next = self.top_scan.m_table.val();
         self.pick.s_record.next = self.st3_rec.q.val();
         self.pick.s_tx_record.next = self.st3_rec.q.val();
         self.pick.s_event.next = self.st3_ev.q.val();
@@ -2530,10 +2619,25 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.sack_loop.s_event.next = self.pipe.m_event.val();
         self.sack_loop.s_b.next = self.b_p3.q.val();
         self.sack_loop.s_e.next = self.e_p3.q.val();
+        self.sack_loop.s_bytes_d.next = self.bd_p3.q.val();
+        self.sack_loop.s_bd.next = self.rd_p3.q.val();
         if self.pipe.m_hit1.val() {
             self.sack_loop.s_b.next = self.b_f.q.val();
             self.sack_loop.s_e.next = self.e_f.q.val();
+            self.sack_loop.s_bytes_d.next = self.bd_f.q.val();
+            self.sack_loop.s_bd.next = self.rd_f.q.val();
         }
+        // The segment's top below each b (its low bits), looked up (`TopLookup`).
+        self.top_look_p3.s_table.next = self.top_tbl.q.val();
+        self.top_look_p3.s_b.next = bit_cast::<16, 32>(self.b_p3.q.val()) & self.cfg_mask_lo.val();
+        self.top_look_f.s_table.next = self.top_tbl.q.val();
+        self.top_look_f.s_b.next = bit_cast::<16, 32>(self.b_f.q.val()) & self.cfg_mask_lo.val();
+        self.top_s3.next = self.top_look_p3.m_top.val();
+        if self.pipe.m_hit1.val() {
+            self.top_s3.next = self.top_look_f.m_top.val();
+        }
+        self.sack_loop.s_top_any.next = self.top_s3.val().get_bit(15);
+        self.sack_loop.s_top_idx.next = self.top_s3.val() & !self.cfg_ent_any.val();
         self.sack_loop.s_unsettled.next = true;
         self.loss_loop.s_record.next = self.sack_loop.m_record.val();
         self.loss_loop.s_event.next = self.pipe.m_event.val();
@@ -2580,11 +2684,15 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.nxt_head.next = bit_cast::<32, 24>(self.sel_rec.val().get_bits::<24>(0));
         self.b_f.d.next = (self.nxt_head.val() - self.base_t.val()) & self.cfg_psn_mask.val();
         self.e_f.d.next = (self.nxt_head.val() - self.epsn_t.val()) & self.cfg_psn_mask.val();
+        self.bd_f.d.next = self.sbytes_t.val() - self.sel_rec.val().get_bits::<32>(24);
+        self.rd_f.d.next = self.sbytes_t.val() - self.sel_rec.val().get_bits::<32>(56);
         if self.tail.m_new.val() {
             self.b_f.d.next = (self.nxt_head.val() + 1_usize.to_bits::<32>() - self.base_t.val())
                 & self.cfg_psn_mask.val();
             self.e_f.d.next = (self.nxt_head.val() + 1_usize.to_bits::<32>() - self.epsn_t.val())
                 & self.cfg_psn_mask.val();
+            self.bd_f.d.next = (self.sbytes_t.val() - self.tail.m_new_len.val())
+                - self.sel_rec.val().get_bits::<32>(24);
         }
         self.repos_in.next = self.repos.q.val() << 1;
         self.repos_in.next = self.repos_in.val().replace_bit(

@@ -1,8 +1,9 @@
 //! Small combinational widgets for the RTL idioms that several blocks share, each written
 //! once: the index of a one-hot vector ([`OneHotIndex`]), the exclusive prefix OR as carry
 //! chains ([`PrefixOr`]), a cyclic range of slots back from a pointer ([`BackRange`]), a run's
-//! length against a bound from its search's results ([`RunBelow`]) and a sender's window test
-//! ([`WindowOpen`]). Each is a rust-hdl sub-block (its own Verilog module, inside
+//! length against a bound from its search's results ([`RunBelow`]), a sender's window test
+//! ([`WindowOpen`]) and a SACK segment's tops below every bound, made early and looked up
+//! ([`TopTable`], [`TopLookup`]). Each is a rust-hdl sub-block (its own Verilog module, inside
 //! the block that uses it): the caller drives `x` and reads the outputs in the same cycle.
 //!
 //! **Drive `x` from registers.** rust-hdl writes a block's logic as one `always @(*)`, and
@@ -332,6 +333,168 @@ impl Logic for WindowOpen {
     }
 }
 
+/// The tops of a SACK segment (`SB` bits) below every bound, made from the bitmap alone:
+/// for each `p` in `0..=SB`, the highest set bit below `p` (its index, 8 bits, and whether
+/// there is one). Read by [`TopLookup`] from a register, so that a loop picks the top below a
+/// bound it learns late with a select instead of a search. Kept bit-sliced (`TT = 9 (SB + 1)`
+/// bits): slice `j < 8` (`SB` bits) holds bit `j` of every entry's index, slice 8 the "there
+/// is one" bits, entry `p < SB` at position `p` of each; then entry `SB` (the whole
+/// segment's top), 9 bits. Made by a scan of `log2 SB` levels: entry `p` starts as bit
+/// `p - 1` (its index, when set); each level takes, into an entry without a top, the entry
+/// `d` below (`d = 1, 2, 4, ...`); after the last, entry `p` covers every bit below `p`. A
+/// level is a few operations on the slices side by side (the entries that take, repeated into
+/// every slice; a slice's low `d` positions never take across into it).
+#[derive(LogicBlock)]
+pub struct TopTable<const SB: usize, const TT: usize> {
+    /// The segment's bits.
+    pub s_bitmap: Signal<In, Bits<SB>>,
+    /// The table.
+    pub m_table: Signal<Out, Bits<TT>>,
+    /// The first level: slice `j < 8` holds bit `j` of `p - 1` at each position `p > 0`,
+    /// slice 8 ones there.
+    cfg_sel: Constant<Bits<TT>>,
+    /// Slice `j`'s offset (`SB j`; the 10th: entry `SB`'s).
+    cfg_slice: [Constant<Bits<16>>; 10],
+    /// Entry `SB - 1`'s position in slice `j`.
+    cfg_last: [Constant<Bits<16>>; 9],
+    /// Entry `SB` when bit `SB - 1` is set.
+    cfg_top_entry: Constant<Bits<16>>,
+    cfg_ones: Constant<Bits<SB>>,
+    cfg_one: Constant<Bits<TT>>,
+    cfg_shift1: Constant<Bits<16>>,
+    tt: Signal<Local, Bits<TT>>,
+    /// The entries without a top that may take (the low `d` positions cannot).
+    na: Signal<Local, Bits<SB>>,
+    take: Signal<Local, Bits<TT>>,
+    whole: Signal<Local, Bits<16>>,
+}
+
+impl<const SB: usize, const TT: usize> Default for TopTable<SB, TT> {
+    fn default() -> Self {
+        assert!(SB.is_power_of_two() && (2..=256).contains(&SB) && TT == 9 * (SB + 1));
+        let c16 = |v: usize| Constant::new(bits::<16>(v as u64));
+        TopTable {
+            s_bitmap: Default::default(),
+            m_table: Default::default(),
+            cfg_sel: Constant::new({
+                let mut m = Bits::<TT>::default();
+                for j in 0..9 {
+                    for p in (1..SB).filter(|p| j == 8 || ((p - 1) >> j) & 1 == 1) {
+                        m = m.replace_bit(SB * j + p, true);
+                    }
+                }
+                m
+            }),
+            cfg_slice: std::array::from_fn(|j| c16(SB * j)),
+            cfg_last: std::array::from_fn(|j| c16(SB * j + SB - 1)),
+            cfg_top_entry: c16(0x100 | (SB - 1)),
+            cfg_ones: Constant::new(!Bits::<SB>::default()),
+            cfg_one: Constant::new(bits::<TT>(1)),
+            cfg_shift1: c16(1),
+            tt: Default::default(),
+            na: Default::default(),
+            take: Default::default(),
+            whole: Default::default(),
+        }
+    }
+}
+
+impl<const SB: usize, const TT: usize> Logic for TopTable<SB, TT> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.tt.next = 0.into();
+        for j in 0..9 {
+            self.tt.next = self.tt.val()
+                | (bit_cast::<TT, SB>(self.s_bitmap.val() << self.cfg_shift1.val())
+                    << self.cfg_slice[j].val());
+        }
+        self.tt.next = self.tt.val() & self.cfg_sel.val();
+        for k in 0..(SB.trailing_zeros() as usize) {
+            self.na.next = !bit_cast::<SB, TT>(self.tt.val() >> self.cfg_slice[8].val())
+                & (self.cfg_ones.val() << (1_usize << k).to_bits::<16>());
+            self.take.next = 0.into();
+            for j in 0..9 {
+                self.take.next = self.take.val()
+                    | (bit_cast::<TT, SB>(self.na.val()) << self.cfg_slice[j].val());
+            }
+            self.tt.next = self.tt.val()
+                | ((self.tt.val() << (1_usize << k).to_bits::<16>()) & self.take.val());
+        }
+        // Entry SB: bit SB - 1 if set, else entry SB - 1.
+        self.whole.next = 0.into();
+        for j in 0..9 {
+            self.whole.next = self.whole.val().replace_bit(
+                j,
+                ((self.tt.val() >> self.cfg_last[j].val()) & self.cfg_one.val()).any(),
+            );
+        }
+        if (self.s_bitmap.val() >> self.cfg_last[0].val()).any() {
+            self.whole.next = self.cfg_top_entry.val();
+        }
+        self.m_table.next =
+            self.tt.val() | (bit_cast::<TT, 16>(self.whole.val()) << self.cfg_slice[9].val());
+    }
+}
+
+/// A [`TopTable`]'s entry for bound `s_b` (`s_b >= SB` reads entry `SB`, the whole
+/// segment's top; `s_b = 0` has none): a bit of each slice at `s_b`'s low bits, or entry
+/// `SB`'s bits, picked by `s_b`'s high bits; no carry.
+#[derive(LogicBlock)]
+pub struct TopLookup<const SB: usize, const TT: usize> {
+    /// The table (from a register).
+    pub s_table: Signal<In, Bits<TT>>,
+    /// The bound.
+    pub s_b: Signal<In, Bits<16>>,
+    /// Bit 15: a set bit below the bound; the low bits: the highest one's index.
+    pub m_top: Signal<Out, Bits<16>>,
+    cfg_slice: [Constant<Bits<16>>; 10],
+    cfg_low: Constant<Bits<16>>,
+    cfg_one: Constant<Bits<SB>>,
+    slice: Signal<Local, Bits<TT>>,
+    top: Signal<Local, Bits<16>>,
+}
+
+impl<const SB: usize, const TT: usize> Default for TopLookup<SB, TT> {
+    fn default() -> Self {
+        assert!(SB.is_power_of_two() && (2..=256).contains(&SB) && TT == 9 * (SB + 1));
+        TopLookup {
+            s_table: Default::default(),
+            s_b: Default::default(),
+            m_top: Default::default(),
+            cfg_slice: std::array::from_fn(|j| Constant::new(bits::<16>((SB * j) as u64))),
+            cfg_low: Constant::new(bits::<16>(SB as u64 - 1)),
+            cfg_one: Constant::new(bits::<SB>(1)),
+            slice: Default::default(),
+            top: Default::default(),
+        }
+    }
+}
+
+impl<const SB: usize, const TT: usize> Logic for TopLookup<SB, TT> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.top.next = 0.into();
+        for j in 0..9 {
+            self.slice.next = self.s_table.val() >> self.cfg_slice[j].val();
+            self.top.next = self.top.val().replace_bit(
+                j,
+                ((bit_cast::<SB, TT>(self.slice.val()) >> (self.s_b.val() & self.cfg_low.val()))
+                    & self.cfg_one.val())
+                .any(),
+            );
+        }
+        if (self.s_b.val() & !self.cfg_low.val()).any() {
+            self.top.next = bit_cast::<16, TT>(self.s_table.val() >> self.cfg_slice[9].val());
+        }
+        // Bit 8 is "a top" (bit 15 of the entry).
+        self.m_top.next = self.top.val() & 0xFF_usize.to_bits::<16>();
+        if self.top.val().get_bit(8) {
+            self.m_top.next =
+                (self.top.val() & 0xFF_usize.to_bits::<16>()) | 0x8000_usize.to_bits::<16>();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -643,5 +806,51 @@ mod tests {
         let broken = v.replacen("if (s_raw[32'h1f])", "if (1'b0)", 1);
         assert_ne!(broken, v, "the sign's branch");
         assert!(!run(&broken, "wo_broken").is_empty());
+    }
+    /// `TopTable<8>` and `TopLookup<8>` together (the table straight into the lookup) for
+    /// every 8-bit segment and every bound up to 17, against the highest set bit below
+    /// `min(b, 8)` found bit by bit. Returns the inputs where they differ.
+    fn check_top_table(table: &str, lookup: &str, name: &str) -> Vec<String> {
+        let tb = "module tb;\n  reg [7:0] bm;\n  reg [15:0] b;\n  wire [80:0] tab;\n  \
+                  wire [15:0] top;\n  integer x, k;\n  \
+                  ttab_8 t(.s_bitmap(bm), .m_table(tab));\n  \
+                  tlook_8 l(.s_table(tab), .s_b(b), .m_top(top));\n  initial begin\n    \
+                  for (x = 0; x < 256; x = x + 1)\n      for (k = 0; k < 18; k = k + 1) begin\n        \
+                  bm = x; b = k; #1 $display(\"%0d %0d %0d\", x, k, top);\n      end\n  \
+                  end\nendmodule\n";
+        let rows = sim_rows(tb, &format!("{table}\n{lookup}"), name);
+        let mut bad = Vec::new();
+        for r in &rows {
+            let (x, b) = (r[0], r[1]);
+            let want = (0..b.min(8))
+                .rev()
+                .find(|i| x >> i & 1 == 1)
+                .map_or(0, |i| 0x8000 | i);
+            if r[2] != want {
+                bad.push(format!(
+                    "bitmap {x:#04x} b {b}: top {:#x}, want {want:#x}",
+                    r[2]
+                ));
+            }
+        }
+        assert_eq!(rows.len(), 256 * 18, "{name}: every input simulated");
+        bad
+    }
+
+    #[test]
+    fn top_table_every_input() {
+        let t = generated("ttab_8", TopTable::<8, 81>::default());
+        let l = generated("tlook_8", TopLookup::<8, 81>::default());
+        let bad = check_top_table(&t, &l, "ttab_8");
+        assert!(bad.is_empty(), "{bad:?}");
+        // The scan's last level left out (entries then see 4 bits below them, not 8), and a
+        // bound read as the entry above its own, are both caught.
+        let last = t.rfind("tt = tt |").unwrap();
+        let end = last + t[last..].find(';').unwrap() + 1;
+        let short = format!("{}{}", &t[..last], &t[end..]);
+        assert!(!check_top_table(&short, &l, "ttab_8_short").is_empty());
+        let off = l.replacen("s_b & cfg_low", "s_b + 1 & cfg_low", 1);
+        assert_ne!(off, l);
+        assert!(!check_top_table(&t, &off, "ttab_8_off").is_empty());
     }
 }
