@@ -107,11 +107,16 @@ enum Cmd {
         /// 0: no limit.
         #[arg(long, default_value_t = 0)]
         pnr_budget_mins: u64,
+        /// The blocks' speed grade (6, 7 or 8; the LFE5U-85F's). The board top is timed at
+        /// its part's, the 5G part's grade 8.
+        #[arg(long, default_value_t = synth::DEFAULT_SPEED_GRADE)]
+        speed: u8,
         /// Instead of the ECP5 flow: Yosys synth_xilinx for an UltraScale+ part, resource
         /// counts only (LUT, LUTRAM, FF, BRAM, DSP; no place and route), into xilinx.json and
         /// xilinx.md (default blocks: the NIC, its pipelines and `context_pipe_wide`).
         #[arg(long, conflicts_with_all = [
-            "top_only", "top_config", "no_top", "root", "progress_secs", "jobs", "pnr_budget_mins"
+            "top_only", "top_config", "no_top", "root", "progress_secs", "jobs", "pnr_budget_mins",
+            "speed"
         ])]
         xilinx: bool,
         /// Print the rows as JSON (as timing.json / xilinx.json hold them) instead of the table.
@@ -582,6 +587,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             progress_secs,
             jobs,
             pnr_budget_mins,
+            speed,
             xilinx: false,
             json,
         } => report_cmd(
@@ -591,6 +597,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             (!no_top, top_config),
             root,
             (progress_secs, jobs, pnr_budget_mins, json),
+            speed,
         ),
         Cmd::Schedule {
             flows,
@@ -887,7 +894,13 @@ fn report_cmd(
     (top, top_config): (bool, Option<PathBuf>),
     root: PathBuf,
     (progress_secs, jobs, pnr_budget_mins, json): (u64, Option<usize>, u64, bool),
+    speed_grade: u8,
 ) -> Result<ExitCode, String> {
+    if !synth::SPEED_GRADES.contains(&speed_grade) {
+        return Err(format!(
+            "--speed {speed_grade}: not a speed grade of the LFE5U-85F (6, 7 or 8)"
+        ));
+    }
     let cfg = load_config(config)?;
     let config_name = name_of_config(config);
     let top_config = match top_config {
@@ -938,6 +951,7 @@ fn report_cmd(
         top_config,
         pnr_budget: (pnr_budget_mins > 0)
             .then(|| std::time::Duration::from_secs(pnr_budget_mins * 60)),
+        speed_grade,
     };
     let rows = synth::run(&cfg, &config_name, &opts, &tools)?;
     if json {

@@ -16,8 +16,15 @@ pub use strack_config::LINE_RATE_PPS;
 pub const TARGET_MHZ: f64 = 125.0;
 /// Device and package of the out-of-context runs.
 pub const OOC_DEVICE: &str = "85k";
+/// The speed grades of the out-of-context device (LFE5U-85F), nextpnr's `--speed`.
+pub const SPEED_GRADES: [u8; 3] = [6, 7, 8];
+/// DECISION (docs/timing.md, "Speed grade"): the blocks are timed at the fastest grade, the
+/// grade of the board's part; `strackgen report --speed` times another.
+pub const DEFAULT_SPEED_GRADE: u8 = 8;
 /// The ECP5 Evaluation Board's part (LFE5UM5G-85F) for the board top.
 pub const TOP_DEVICE: &str = "um5g-85k";
+/// Its speed grade: the 5G parts come in one (`-8`), which nextpnr times as its own.
+pub const TOP_SPEED_GRADE: &str = "8 (5G part)";
 pub const PACKAGE: &str = "CABGA381";
 /// The board top's name in the report.
 pub const TOP_ROW: &str = "top (fpga/ecp5_evn)";
@@ -42,6 +49,8 @@ pub struct Options {
     /// How long each nextpnr run may take; one still running then is stopped, and its row
     /// says how far it got ([`Row::unfinished`]). `None`: no limit.
     pub pnr_budget: Option<Duration>,
+    /// The out-of-context device's speed grade (one of [`SPEED_GRADES`]).
+    pub speed_grade: u8,
 }
 
 /// One line of the report.
@@ -50,6 +59,8 @@ pub struct Row {
     pub block: String,
     pub config: String,
     pub device: String,
+    /// The device's speed grade, as the table states it.
+    pub speed_grade: String,
     /// nextpnr's TRELLIS_COMB cells: LUT4s and carry halves. The figures are `None` when the
     /// run failed (`error`).
     pub lut4: Option<u64>,
@@ -86,6 +97,7 @@ struct Job<'a> {
     name: &'a str,
     config: &'a str,
     device: String,
+    speed_grade: String,
 }
 
 impl Row {
@@ -99,6 +111,7 @@ impl Row {
             block: job.name.to_string(),
             config: job.config.to_string(),
             device: job.device.clone(),
+            speed_grade: job.speed_grade.clone(),
             lut4: Some(f.lut4),
             ff: Some(f.ff),
             ebr: Some(f.ebr),
@@ -124,6 +137,7 @@ impl Row {
             block: job.name.to_string(),
             config: job.config.to_string(),
             device: job.device.clone(),
+            speed_grade: job.speed_grade.clone(),
             lut4: c.map(|c| c.lut4),
             ff: c.map(|c| c.ff),
             ebr: c.map(|c| c.ebr),
@@ -165,6 +179,7 @@ impl Row {
             block: job.name.to_string(),
             config: job.config.to_string(),
             device: job.device.clone(),
+            speed_grade: job.speed_grade.clone(),
             lut4: None,
             ff: None,
             ebr: None,
@@ -294,7 +309,8 @@ pub fn run(
             block: Some(b),
             name: &b.name,
             config: config_name,
-            device: format!("LFE5U-85F {PACKAGE}, out of context"),
+            device: format!("LFE5U-85F-{} {PACKAGE}, out of context", opts.speed_grade),
+            speed_grade: opts.speed_grade.to_string(),
         });
     }
     if opts.top {
@@ -302,7 +318,8 @@ pub fn run(
             block: None,
             name: TOP_ROW,
             config: top_config_name,
-            device: format!("LFE5UM5G-85F {PACKAGE}, board pins"),
+            device: format!("LFE5UM5G-85F-8 {PACKAGE}, board pins"),
+            speed_grade: TOP_SPEED_GRADE.to_string(),
         });
     }
     let total = jobs.len();
@@ -568,6 +585,8 @@ fn run_block(b: &hdl::Block, gen: &Path, opts: &Options, tools: &Tools) -> Resul
     let reads = format!("read_verilog {}", gen.join(format!("{name}.v")).display());
     let args = [
         format!("--{OOC_DEVICE}"),
+        "--speed".into(),
+        opts.speed_grade.to_string(),
         "--out-of-context".into(),
         "--freq".into(),
         format!("{TARGET_MHZ}"),
@@ -936,9 +955,9 @@ fn write_reports(out: &Path, rows: &[Row], tools: &Tools) -> Result<(), String> 
 /// The report as a Markdown table.
 pub fn markdown(rows: &[Row]) -> String {
     let mut s = String::from(
-        "| block | config | LUT4 | FF | EBR | DSP | Fmax (MHz) | ≥ 125 MHz | latency \
-         | events/clock | events/s | margin vs 24.4 Mpps |\n\
-         |---|---|---:|---:|---:|---:|---:|:-:|---:|---:|---:|---:|\n",
+        "| block | config | speed grade | LUT4 | FF | EBR | DSP | Fmax (MHz) | ≥ 125 MHz \
+         | latency | events/clock | events/s | margin vs 24.4 Mpps |\n\
+         |---|---|:-:|---:|---:|---:|---:|---:|:-:|---:|---:|---:|---:|\n",
     );
     let opt = |o: Option<String>| o.unwrap_or_else(|| "–".into());
     let n = |v: Option<u64>| opt(v.map(|v| v.to_string()));
@@ -953,9 +972,10 @@ pub fn markdown(rows: &[Row]) -> String {
             (None, None, f) => opt(f.map(|f| format!("{f:.2}"))),
         };
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             r.block,
             r.config,
+            r.speed_grade,
             n(r.lut4),
             n(r.ff),
             n(r.ebr),
@@ -1014,6 +1034,7 @@ mod tests {
             name: "cwnd_unit",
             config: "small",
             device: "x".into(),
+            speed_grade: "8".into(),
         };
         let r = Row::failed(&job, "nextpnr: no fit".into(), 1.0);
         let md = markdown(std::slice::from_ref(&r));
@@ -1044,6 +1065,7 @@ mod tests {
             name: "nic",
             config: "default",
             device: "x".into(),
+            speed_grade: "8".into(),
         };
         let msg = does_not_fit(log).unwrap();
         let r = Row::too_big(&job, msg, parse_partial_log(log).0.as_ref(), 60.0);
@@ -1111,6 +1133,7 @@ mod tests {
             name: "nic_sender",
             config: "default",
             device: "x".into(),
+            speed_grade: "8".into(),
         };
         let (cells, estimate_mhz) = parse_partial_log(PLACED_LOG);
         let p = Partial {

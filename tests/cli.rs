@@ -917,6 +917,7 @@ fn options_that_do_not_apply_are_refused() {
         &["--no-top"],
         &["--jobs", "2"],
         &["--progress-secs", "5"],
+        &["--speed", "6"],
     ] {
         let mut a = vec![
             "report",
@@ -938,6 +939,26 @@ fn options_that_do_not_apply_are_refused() {
         "500",
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+}
+
+/// A speed grade the out-of-context device does not have is refused, naming the option, the
+/// value and the grades there are, before any tool runs.
+#[test]
+fn report_refuses_a_speed_grade_the_device_lacks() {
+    for bad in ["5", "9"] {
+        assert_refused(
+            &[
+                "report",
+                "--speed",
+                bad,
+                "--no-top",
+                "--out",
+                "target/cli-test-never-speed",
+            ],
+            &format!("--speed {bad}: not a speed grade of the LFE5U-85F (6, 7 or 8)"),
+        );
+    }
+    assert!(!root().join("target/cli-test-never-speed").exists());
 }
 
 /// `p4 --out -` writes the program to standard output (the same text as the file), nothing

@@ -606,6 +606,12 @@ fn report_flow_runs_on_the_small_config() {
     for (row, b) in rows.iter().zip(blocks) {
         assert_eq!(row["block"], b);
         assert_eq!(row["config"], "small");
+        // The flow's speed grade (DECISION, docs/timing.md "Speed grade"), in the row.
+        assert_eq!(row["speed_grade"], "8", "{row}");
+        assert!(
+            row["device"].as_str().unwrap().starts_with("LFE5U-85F-8 "),
+            "{row}"
+        );
         assert!(row["error"].is_null(), "{row}");
         assert!(row["lut4"].as_u64().unwrap() > 0, "{row}");
         assert!(row["ff"].as_u64().unwrap() > 0, "{row}");
@@ -619,7 +625,7 @@ fn report_flow_runs_on_the_small_config() {
     let md = std::fs::read_to_string(out.join("timing.md")).unwrap();
     let stdout = String::from_utf8_lossy(&run.stdout);
     for b in blocks {
-        assert!(md.contains(&format!("| {b} | small |")), "{md}");
+        assert!(md.contains(&format!("| {b} | small | 8 |")), "{md}");
         assert!(
             stdout.contains(&format!("| {b} | small |")),
             "table not printed"
