@@ -58,6 +58,9 @@ pub struct ContextPipeHold<const D: usize, const E: usize> {
 
     /// The event in S2 (taken two cycles ago; meaningless when none is there, or a bad id).
     pub g_event: Signal<Out, Bits<E>>,
+    /// Its id's record as the events 5 or more ahead left it (what H1 holds next cycle), for
+    /// a user that prepares H1's sums a stage early.
+    pub g_record: Signal<Out, Bits<D>>,
     /// The event in H1 (taken three cycles ago; meaningless when none is there, or a bad id).
     pub h_event: Signal<Out, Bits<E>>,
     /// Its id's record as the events 4 or more ahead of it left it.
@@ -66,6 +69,9 @@ pub struct ContextPipeHold<const D: usize, const E: usize> {
     pub h_eq1: Signal<Out, Bit>,
     pub h_eq2: Signal<Out, Bit>,
     pub h_eq3: Signal<Out, Bit>,
+    /// `h_record` is `s_next` of the cycle before (the event 4 ahead had this id), not
+    /// `g_record` of the cycle before: a user's sums prepared from either follow it.
+    pub h_fwd: Signal<Out, Bit>,
 
     /// The record the event in H3 takes into S3 (as the events 2 or more ahead left it), for
     /// a user that prepares its sums a stage early.
@@ -174,11 +180,13 @@ impl<const D: usize, const E: usize> ContextPipeHold<D, E> {
             s_id: Default::default(),
             s_event: Default::default(),
             g_event: Default::default(),
+            g_record: Default::default(),
             h_event: Default::default(),
             h_record: Default::default(),
             h_eq1: Default::default(),
             h_eq2: Default::default(),
             h_eq3: Default::default(),
+            h_fwd: Default::default(),
             m_valid: Default::default(),
             m_bad: Default::default(),
             m_write: Default::default(),
@@ -347,6 +355,7 @@ impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
         self.h1_id.d.next = self.p2_id.q.val();
         self.h1_event.d.next = self.p2_event.q.val();
         self.g_event.next = self.p2_event.q.val();
+        self.g_record.next = self.base.val();
         self.h1_rec.d.next = self.base.val();
         self.h1_eq.d.next = self.p2_eq.q.val().get_bits::<4>(0);
 
@@ -360,6 +369,7 @@ impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
         self.h_eq1.next = self.h1_eq.q.val().get_bit(0);
         self.h_eq2.next = self.h1_eq.q.val().get_bit(1);
         self.h_eq3.next = self.h1_eq.q.val().get_bit(2);
+        self.h_fwd.next = self.h1_eq.q.val().get_bit(3);
         self.h2_valid.d.next = self.h1_valid.q.val() & !self.s_reset.val();
         self.h2_bad.d.next = self.h1_bad.q.val();
         self.h2_id.d.next = self.h1_id.q.val();

@@ -816,11 +816,20 @@ pub struct SenderLoss<const W: usize, const D: usize, const E: usize> {
     cfg_rto: Constant<Bits<32>>,
     cfg_ooo_min: Constant<Bits<32>>,
     cfg_ones_w: Constant<Bits<W>>,
+    cfg_one_w: Constant<Bits<W>>,
 
     run_hi: FirstSet<W>,
     run_all: FirstSet<W>,
     run_h1: RunBelow<W>,
     run_hib: RunBelow<W>,
+    run_cap2: RunBelow<W>,
+    run_rtx2: RunBelow<W>,
+    o_hi2: Signal<Local, Bits<16>>,
+    capped2: Signal<Local, Bit>,
+    rtx_gt2: Signal<Local, Bit>,
+    slot_out2: Signal<Local, Bits<16>>,
+    slot_out: Signal<Local, Bits<16>>,
+    slot_rtxb: Signal<Local, Bits<16>>,
     found: Signal<Local, Bits<34>>,
     /// The slots at and after the first clear one, from una1's slot up and from slot 0.
     after_hi: PrefixOr<W, 4>,
@@ -955,10 +964,19 @@ impl<const W: usize, const D: usize, const E: usize> SenderLoss<W, D, E> {
             cfg_rto: c32(u64::from(k.rto_ns)),
             cfg_ooo_min: c32(u64::from(k.ooo_min_threshold)),
             cfg_ones_w: Constant::new(!Bits::<W>::default()),
+            cfg_one_w: Constant::new(bits::<W>(1)),
             run_hi: FirstSet::lowest(),
             run_all: FirstSet::lowest(),
             run_h1: Default::default(),
             run_hib: Default::default(),
+            run_cap2: Default::default(),
+            run_rtx2: Default::default(),
+            o_hi2: Default::default(),
+            capped2: Default::default(),
+            rtx_gt2: Default::default(),
+            slot_out2: Default::default(),
+            slot_out: Default::default(),
+            slot_rtxb: Default::default(),
             found: Default::default(),
             after_hi: PrefixOr::new(SegmentFlag::Reduce),
             after_lo: PrefixOr::new(SegmentFlag::Reduce),
@@ -1097,20 +1115,39 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
             | (bit_cast::<34, 16>(self.run_all.idx.val()) << 16);
         self.found.next = self.found.val().replace_bit(32, self.run_hi.any.val());
         self.found.next = self.found.val().replace_bit(33, self.run_all.any.val());
-        self.run.next = self.cfg_w.val();
+        // The run capped at out1 leaves out2 = out1 - run: made without arithmetic after the
+        // search but one subtraction, as H1's `out`: the cap is the run not below out1 + 1
+        // (`RunBelow`), else out2 is una1's slot + out1 less the found slot (plus W wrapped).
+        // snd_nxt - out2 is the PSN the run stopped at: its slot is the found slot, or
+        // snd_nxt's when capped (una1's when unsettled: no run).
+        self.o_hi2.next = self.slot_una1.val() + self.out1.val();
+        self.run_cap2.s_found.next = self.found.val();
+        self.run_cap2.s_bound.next = self.o_hi2.val() + 1_usize.to_bits::<16>();
+        self.capped2.next = !self.run_cap2.m_below.val();
+        self.out2.next = self.o_hi2.val() - self.cfg_w.val() - self.run_all.idx.val();
         if self.run_hi.any.val() {
-            self.run.next = self.run_hi.idx.val() - self.slot_una1.val();
-        } else if self.run_all.any.val() {
-            self.run.next = self.run_all.idx.val() + self.cfg_w.val() - self.slot_una1.val();
+            self.out2.next = self.o_hi2.val() - self.run_hi.idx.val();
         }
-        if self.run.val() > self.out1.val() {
-            self.run.next = self.out1.val();
+        self.slot_out2.next = self.run_all.idx.val();
+        if self.run_hi.any.val() {
+            self.slot_out2.next = self.run_hi.idx.val();
         }
-        // An unsettled SACK leaves the run to the next settled event.
+        if self.capped2.val() {
+            self.out2.next = 0.into();
+            self.slot_out2.next = bit_cast::<16, 32>(self.nxt.val()) & self.cfg_slot_mask.val();
+        }
         if self.unsettled.val() {
-            self.run.next = 0.into();
+            self.out2.next = self.out1.val();
+            self.slot_out2.next = self.slot_una1.val();
         }
-        self.out2.next = self.out1.val() - self.run.val();
+        // The run moved snd_una when una1's own slot is acknowledged (and something is out).
+        self.run.next = 0.into();
+        if !self.unsettled.val()
+            & self.out1.val().any()
+            & (self.acked1.val() & (self.cfg_one_w.val() << self.slot_una1.val())).any()
+        {
+            self.run.next = 1_usize.to_bits::<16>();
+        }
         self.moved.next = self.ahead.val() | self.run.val().any();
         // x < out2 (x highest_acked's or recovery_hi's offset back, x < out1) is the run
         // below out1 - x: the search's index against una1's slot + out1 - x (`RunBelow`),
@@ -1130,8 +1167,13 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
         self.hiv2.next = self.hiv.val()
             & (self.hib.val() < self.out1.val())
             & (self.unsettled.val() | self.run_hib.m_below.val());
+        // out2 < rtx's offset (0 < rtxb <= out1) is the run not below out1 - rtxb + 1.
+        self.run_rtx2.s_found.next = self.found.val();
+        self.run_rtx2.s_bound.next = self.o_hi2.val() - self.rtxb.val() + 1_usize.to_bits::<16>();
+        self.rtx_gt2.next = (self.rtxb.val() > self.out1.val())
+            | (!self.unsettled.val() & self.rtxb.val().any() & !self.run_rtx2.m_below.val());
         self.rtxb2.next = self.rtxb.val();
-        if self.rtxb.val() > self.out2.val() {
+        if self.rtx_gt2.val() {
             self.rtxb2.next = self.out2.val();
         }
         // The loss detectors: a probe's quick answer with nothing else since, or the
@@ -1213,8 +1255,23 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
         // ---- The lost PSNs of B (the range's bounds as offsets from snd_una are made by
         // H3 from the record, off this stage's path).
         // rtx's slot: snd_una's plus rtx_off is snd_nxt's less rtx's offset back.
-        self.slot_rtx.next =
-            (bit_cast::<16, 32>(self.nxt.val()) - self.a_rtxb.val()) & self.cfg_slot_mask.val();
+        // Selected as a_rtxb is, from slots made beside the search (out2's from its result).
+        self.slot_rtxb.next =
+            (bit_cast::<16, 32>(self.nxt.val()) - self.rtxb.val()) & self.cfg_slot_mask.val();
+        self.slot_out.next =
+            (bit_cast::<16, 32>(self.nxt.val()) - self.out.val()) & self.cfg_slot_mask.val();
+        self.slot_rtx.next = self.slot_rtxb.val();
+        if self.acc.val() {
+            if self.rtx_gt2.val() | self.enter_p.val() | self.enter_o.val() {
+                self.slot_rtx.next = self.slot_out2.val();
+            }
+        }
+        if self.t1.val() {
+            self.slot_rtx.next = self.slot_out.val();
+            if self.acc.val() {
+                self.slot_rtx.next = self.slot_out2.val();
+            }
+        }
         // The holes, as masks over the slots rather than from the range's bounds: `L(x)`
         // holds the slots of the PSNs at most x back from snd_nxt, the cyclic range
         // [snd_nxt - x, snd_nxt), and the lost range is
@@ -1887,6 +1944,25 @@ pub struct NicSenderRtl<
     top_look_p3: TopLookup<SB, TT>,
     top_look_f: TopLookup<SB, TT>,
     top_s3: Signal<Local, Bits<16>>,
+    /// H1: the settled head's `snd_nxt - base`, `snd_nxt - EPSN` and byte differences for
+    /// each record the snapshot can be: the one S2 passes on (`*_h`, made at S2 from
+    /// `g_record`) and the one the event 4 ahead makes (`*_h4`, made beside its loop as `*_f`
+    /// are), picked by the shell's `h_fwd`, so that no subtraction follows the snapshot's
+    /// select.
+    b_h: DFF<Bits<32>>,
+    e_h: DFF<Bits<32>>,
+    bd_h: DFF<Bits<32>>,
+    rd_h: DFF<Bits<32>>,
+    b_h4: DFF<Bits<32>>,
+    e_h4: DFF<Bits<32>>,
+    bd_h4: DFF<Bits<32>>,
+    rd_h4: DFF<Bits<32>>,
+    /// S2: the event's base, EPSN and `sbytes`, the S2 record's `snd_nxt`; H1: `b` taken.
+    base_g: Signal<Local, Bits<32>>,
+    epsn_g: Signal<Local, Bits<32>>,
+    sbytes_g: Signal<Local, Bits<32>>,
+    nxt_g: Signal<Local, Bits<32>>,
+    b_h1: Signal<Local, Bits<32>>,
     /// H1: the settled head's segment's top, searched.
     seg_top_h: FirstSet<SB>,
     cfg_ones_sb: Constant<Bits<SB>>,
@@ -2051,6 +2127,19 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             top_look_p3: Default::default(),
             top_look_f: Default::default(),
             top_s3: Default::default(),
+            b_h: Default::default(),
+            e_h: Default::default(),
+            bd_h: Default::default(),
+            rd_h: Default::default(),
+            b_h4: Default::default(),
+            e_h4: Default::default(),
+            bd_h4: Default::default(),
+            rd_h4: Default::default(),
+            base_g: Default::default(),
+            epsn_g: Default::default(),
+            sbytes_g: Default::default(),
+            nxt_g: Default::default(),
+            b_h1: Default::default(),
             seg_top_h: FirstSet::highest(),
             cfg_ones_sb: Constant::new(!Bits::<SB>::default()),
             cfg_mask_lo: Constant::new(bits::<16>(2 * W as u64 - 1)),
@@ -2489,7 +2578,15 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             rd_p3,
             bd_f,
             rd_f,
-            top_tbl
+            top_tbl,
+            b_h,
+            e_h,
+            bd_h,
+            rd_h,
+            b_h4,
+            e_h4,
+            bd_h4,
+            rd_h4
         );
 
         // ---- S0: the event into the shell; the SACK's format (no state needed) checked here.
@@ -2530,25 +2627,33 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         // more ahead left it: the same as S3's but for the backlog and the lost view, which the
         // head does not read, when none of the 4 ahead repositioned), one stage a cycle, its
         // results into S3. The window is at H1, H2, H3 in the window's line.
+        // S2: the offsets and byte differences for the record H1 takes unless the event 4
+        // ahead had this id (the `*_h4` for that one are made beside its loop, below).
+        self.base_g.next = bit_cast::<32, 24>(self.pipe.g_event.val().get_bits::<24>(85));
+        self.epsn_g.next = bit_cast::<32, 24>(self.pipe.g_event.val().get_bits::<24>(61));
+        self.sbytes_g.next = self.pipe.g_event.val().get_bits::<32>(109);
+        self.nxt_g.next = bit_cast::<32, 24>(self.pipe.g_record.val().get_bits::<24>(0));
+        self.b_h.d.next = (self.nxt_g.val() - self.base_g.val()) & self.cfg_psn_mask.val();
+        self.e_h.d.next = (self.nxt_g.val() - self.epsn_g.val()) & self.cfg_psn_mask.val();
+        self.bd_h.d.next = self.sbytes_g.val() - self.pipe.g_record.val().get_bits::<32>(24);
+        self.rd_h.d.next = self.sbytes_g.val() - self.pipe.g_record.val().get_bits::<32>(56);
         self.sack.s_record.next = self.pipe.h_record.val();
         self.sack.s_event.next = self.pipe.h_event.val();
-        self.sack.s_b.next = (bit_cast::<32, 24>(self.pipe.h_record.val().get_bits::<24>(0))
-            - bit_cast::<32, 24>(self.pipe.h_event.val().get_bits::<24>(85)))
-            & self.cfg_psn_mask.val();
-        self.sack.s_e.next = (bit_cast::<32, 24>(self.pipe.h_record.val().get_bits::<24>(0))
-            - bit_cast::<32, 24>(self.pipe.h_event.val().get_bits::<24>(61)))
-            & self.cfg_psn_mask.val();
-        self.sack.s_bytes_d.next = self.pipe.h_event.val().get_bits::<32>(109)
-            - self.pipe.h_record.val().get_bits::<32>(24);
-        self.sack.s_bd.next = self.pipe.h_event.val().get_bits::<32>(109)
-            - self.pipe.h_record.val().get_bits::<32>(56);
+        self.b_h1.next = self.b_h.q.val();
+        self.sack.s_e.next = self.e_h.q.val();
+        self.sack.s_bytes_d.next = self.bd_h.q.val();
+        self.sack.s_bd.next = self.rd_h.q.val();
+        if self.pipe.h_fwd.val() {
+            self.b_h1.next = self.b_h4.q.val();
+            self.sack.s_e.next = self.e_h4.q.val();
+            self.sack.s_bytes_d.next = self.bd_h4.q.val();
+            self.sack.s_bd.next = self.rd_h4.q.val();
+        }
+        self.sack.s_b.next = self.b_h1.val();
         // The segment's top below b (its low bits; a far b is SenderSack's to refuse).
         self.seg_top_h.v.next = self.pipe.h_event.val().get_bits::<SB>(238)
             & !(self.cfg_ones_sb.val()
-                << (bit_cast::<16, 32>(
-                    bit_cast::<32, 24>(self.pipe.h_record.val().get_bits::<24>(0))
-                        - bit_cast::<32, 24>(self.pipe.h_event.val().get_bits::<24>(85)),
-                ) & self.cfg_mask_lo.val()));
+                << (bit_cast::<16, 32>(self.b_h1.val()) & self.cfg_mask_lo.val()));
         self.sack.s_top_any.next = self.seg_top_h.any.val();
         self.sack.s_top_idx.next = self.seg_top_h.idx.val();
         self.sack.s_unsettled.next = false;
@@ -2692,6 +2797,19 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             self.e_f.d.next = (self.nxt_head.val() + 1_usize.to_bits::<32>() - self.epsn_t.val())
                 & self.cfg_psn_mask.val();
             self.bd_f.d.next = (self.sbytes_t.val() - self.tail.m_new_len.val())
+                - self.sel_rec.val().get_bits::<32>(24);
+        }
+        // The same for the event now at S2, whose H1 takes this record when it has this id.
+        self.b_h4.d.next = (self.nxt_head.val() - self.base_g.val()) & self.cfg_psn_mask.val();
+        self.e_h4.d.next = (self.nxt_head.val() - self.epsn_g.val()) & self.cfg_psn_mask.val();
+        self.bd_h4.d.next = self.sbytes_g.val() - self.sel_rec.val().get_bits::<32>(24);
+        self.rd_h4.d.next = self.sbytes_g.val() - self.sel_rec.val().get_bits::<32>(56);
+        if self.tail.m_new.val() {
+            self.b_h4.d.next = (self.nxt_head.val() + 1_usize.to_bits::<32>() - self.base_g.val())
+                & self.cfg_psn_mask.val();
+            self.e_h4.d.next = (self.nxt_head.val() + 1_usize.to_bits::<32>() - self.epsn_g.val())
+                & self.cfg_psn_mask.val();
+            self.bd_h4.d.next = (self.sbytes_g.val() - self.tail.m_new_len.val())
                 - self.sel_rec.val().get_bits::<32>(24);
         }
         self.repos_in.next = self.repos.q.val() << 1;
