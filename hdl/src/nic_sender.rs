@@ -1261,10 +1261,8 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
         self.slot_out.next =
             (bit_cast::<16, 32>(self.nxt.val()) - self.out.val()) & self.cfg_slot_mask.val();
         self.slot_rtx.next = self.slot_rtxb.val();
-        if self.acc.val() {
-            if self.rtx_gt2.val() | self.enter_p.val() | self.enter_o.val() {
-                self.slot_rtx.next = self.slot_out2.val();
-            }
+        if self.acc.val() & (self.rtx_gt2.val() | self.enter_p.val() | self.enter_o.val()) {
+            self.slot_rtx.next = self.slot_out2.val();
         }
         if self.t1.val() {
             self.slot_rtx.next = self.slot_out.val();
