@@ -1039,7 +1039,7 @@ mod tests {
         let r = Row::failed(&job, "nextpnr: no fit".into(), 1.0);
         let md = markdown(std::slice::from_ref(&r));
         assert!(
-            md.contains("| cwnd_unit | small | – | – | – | – | failed"),
+            md.contains("| cwnd_unit | small | 8 | – | – | – | – | failed"),
             "{md}"
         );
         assert!(summary(&r).contains("FAILED: nextpnr: no fit"));
@@ -1071,7 +1071,7 @@ mod tests {
         let r = Row::too_big(&job, msg, parse_partial_log(log).0.as_ref(), 60.0);
         assert!(
             markdown(std::slice::from_ref(&r)).contains(
-                "| nic | default | 122000 | 5343 | 0 | 0 | does not fit: TRELLIS_COMB \
+                "| nic | default | 8 | 122000 | 5343 | 0 | 0 | does not fit: TRELLIS_COMB \
                  122000 of 83640 | no |"
             ),
             "{}",
@@ -1147,7 +1147,7 @@ mod tests {
         let md = markdown(std::slice::from_ref(&r));
         assert!(
             md.contains(
-                "| nic_sender | default | 4034 | 4357 | 2 | 18 | not routed: nextpnr stopped at \
+                "| nic_sender | default | 8 | 4034 | 4357 | 2 | 18 | not routed: nextpnr stopped at \
                  the 30-minute budget while routing; 60.50 estimated after placement | no |"
             ),
             "{md}"
