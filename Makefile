@@ -48,8 +48,11 @@ unit: deps
 
 # clippy and the tests build in separate target directories, so that they run side by side:
 # clippy's longest step (hdl compiled for testbench's build script) leaves a core idle, and
-# make's job slots keep the two cargos to 2 jobs in all.
+# make's job slots keep the two cargos to 2 jobs in all. Both target directories are made
+# first: two cargos creating `target` and `target/clippy` at once on a fresh clone race (each
+# makes its directory by renaming a temporary one into place) and one of them fails.
 test: fmt
+	mkdir -p target/clippy
 	$(MAKE) --no-print-directory -j2 clippy unit
 
 # 10^8 compared cycles per co-simulated design (hours on the 256-path design).
