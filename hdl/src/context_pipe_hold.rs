@@ -69,9 +69,6 @@ pub struct ContextPipeHold<const D: usize, const E: usize> {
     pub h_eq1: Signal<Out, Bit>,
     pub h_eq2: Signal<Out, Bit>,
     pub h_eq3: Signal<Out, Bit>,
-    /// `h_record` is `s_next` of the cycle before (the event 4 ahead had this id), not
-    /// `g_record` of the cycle before: a user's sums prepared from either follow it.
-    pub h_fwd: Signal<Out, Bit>,
 
     /// The record the event in H3 takes into S3 (as the events 2 or more ahead left it), for
     /// a user that prepares its sums a stage early.
@@ -186,7 +183,6 @@ impl<const D: usize, const E: usize> ContextPipeHold<D, E> {
             h_eq1: Default::default(),
             h_eq2: Default::default(),
             h_eq3: Default::default(),
-            h_fwd: Default::default(),
             m_valid: Default::default(),
             m_bad: Default::default(),
             m_write: Default::default(),
@@ -369,7 +365,6 @@ impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
         self.h_eq1.next = self.h1_eq.q.val().get_bit(0);
         self.h_eq2.next = self.h1_eq.q.val().get_bit(1);
         self.h_eq3.next = self.h1_eq.q.val().get_bit(2);
-        self.h_fwd.next = self.h1_eq.q.val().get_bit(3);
         self.h2_valid.d.next = self.h1_valid.q.val() & !self.s_reset.val();
         self.h2_bad.d.next = self.h1_bad.q.val();
         self.h2_id.d.next = self.h1_id.q.val();

@@ -869,7 +869,7 @@ pub struct SenderLoss<const W: usize, const D: usize, const E: usize> {
     acked_bytes: Signal<Local, Bits<32>>,
     slot_una1: Signal<Local, Bits<16>>,
     zeros: Signal<Local, Bits<W>>,
-    run: Signal<Local, Bits<16>>,
+    run_moved: Signal<Local, Bit>,
     out2: Signal<Local, Bits<16>>,
     moved: Signal<Local, Bit>,
     h2v: Signal<Local, Bit>,
@@ -1014,7 +1014,7 @@ impl<const W: usize, const D: usize, const E: usize> SenderLoss<W, D, E> {
             acked_bytes: Default::default(),
             slot_una1: Default::default(),
             zeros: Default::default(),
-            run: Default::default(),
+            run_moved: Default::default(),
             out2: Default::default(),
             moved: Default::default(),
             h2v: Default::default(),
@@ -1141,14 +1141,10 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
             self.slot_out2.next = self.slot_una1.val();
         }
         // The run moved snd_una when una1's own slot is acknowledged (and something is out).
-        self.run.next = 0.into();
-        if !self.unsettled.val()
+        self.run_moved.next = !self.unsettled.val()
             & self.out1.val().any()
-            & (self.acked1.val() & (self.cfg_one_w.val() << self.slot_una1.val())).any()
-        {
-            self.run.next = 1_usize.to_bits::<16>();
-        }
-        self.moved.next = self.ahead.val() | self.run.val().any();
+            & (self.acked1.val() & (self.cfg_one_w.val() << self.slot_una1.val())).any();
+        self.moved.next = self.ahead.val() | self.run_moved.val();
         // x < out2 (x highest_acked's or recovery_hi's offset back, x < out1) is the run
         // below out1 - x: the search's index against una1's slot + out1 - x (`RunBelow`),
         // made beside the search (no subtraction after it).
@@ -1942,19 +1938,16 @@ pub struct NicSenderRtl<
     top_look_p3: TopLookup<SB, TT>,
     top_look_f: TopLookup<SB, TT>,
     top_s3: Signal<Local, Bits<16>>,
-    /// H1: the settled head's `snd_nxt - base`, `snd_nxt - EPSN` and byte differences for
-    /// each record the snapshot can be: the one S2 passes on (`*_h`, made at S2 from
-    /// `g_record`) and the one the event 4 ahead makes (`*_h4`, made beside its loop as `*_f`
-    /// are), picked by the shell's `h_fwd`, so that no subtraction follows the snapshot's
-    /// select.
+    /// H1: the settled head's `snd_nxt - base`, `snd_nxt - EPSN` and byte differences, made
+    /// at S2 from the shell's `g_record` (the record as the events 5 or more ahead left it) so
+    /// that no subtraction follows the snapshot's select. The snapshot differs from it only
+    /// when the event 4 ahead had this id; the head's results are used only when that event
+    /// did not reposition the connection, and an event that does not reposition leaves
+    /// `snd_nxt`, `bytes_sent` and `bytes_recvd` as it found them: the values are the same.
     b_h: DFF<Bits<32>>,
     e_h: DFF<Bits<32>>,
     bd_h: DFF<Bits<32>>,
     rd_h: DFF<Bits<32>>,
-    b_h4: DFF<Bits<32>>,
-    e_h4: DFF<Bits<32>>,
-    bd_h4: DFF<Bits<32>>,
-    rd_h4: DFF<Bits<32>>,
     /// S2: the event's base, EPSN and `sbytes`, the S2 record's `snd_nxt`; H1: `b` taken.
     base_g: Signal<Local, Bits<32>>,
     epsn_g: Signal<Local, Bits<32>>,
@@ -2129,10 +2122,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             e_h: Default::default(),
             bd_h: Default::default(),
             rd_h: Default::default(),
-            b_h4: Default::default(),
-            e_h4: Default::default(),
-            bd_h4: Default::default(),
-            rd_h4: Default::default(),
             base_g: Default::default(),
             epsn_g: Default::default(),
             sbytes_g: Default::default(),
@@ -2580,11 +2569,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             b_h,
             e_h,
             bd_h,
-            rd_h,
-            b_h4,
-            e_h4,
-            bd_h4,
-            rd_h4
+            rd_h
         );
 
         // ---- S0: the event into the shell; the SACK's format (no state needed) checked here.
@@ -2625,8 +2610,8 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         // more ahead left it: the same as S3's but for the backlog and the lost view, which the
         // head does not read, when none of the 4 ahead repositioned), one stage a cycle, its
         // results into S3. The window is at H1, H2, H3 in the window's line.
-        // S2: the offsets and byte differences for the record H1 takes unless the event 4
-        // ahead had this id (the `*_h4` for that one are made beside its loop, below).
+        // S2: the offsets and byte differences for the record H1 takes (see `b_h`: the event 4
+        // ahead, if it had this id, changed none of them when the head's results are used).
         self.base_g.next = bit_cast::<32, 24>(self.pipe.g_event.val().get_bits::<24>(85));
         self.epsn_g.next = bit_cast::<32, 24>(self.pipe.g_event.val().get_bits::<24>(61));
         self.sbytes_g.next = self.pipe.g_event.val().get_bits::<32>(109);
@@ -2641,12 +2626,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self.sack.s_e.next = self.e_h.q.val();
         self.sack.s_bytes_d.next = self.bd_h.q.val();
         self.sack.s_bd.next = self.rd_h.q.val();
-        if self.pipe.h_fwd.val() {
-            self.b_h1.next = self.b_h4.q.val();
-            self.sack.s_e.next = self.e_h4.q.val();
-            self.sack.s_bytes_d.next = self.bd_h4.q.val();
-            self.sack.s_bd.next = self.rd_h4.q.val();
-        }
         self.sack.s_b.next = self.b_h1.val();
         // The segment's top below b (its low bits; a far b is SenderSack's to refuse).
         self.seg_top_h.v.next = self.pipe.h_event.val().get_bits::<SB>(238)
@@ -2795,19 +2774,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             self.e_f.d.next = (self.nxt_head.val() + 1_usize.to_bits::<32>() - self.epsn_t.val())
                 & self.cfg_psn_mask.val();
             self.bd_f.d.next = (self.sbytes_t.val() - self.tail.m_new_len.val())
-                - self.sel_rec.val().get_bits::<32>(24);
-        }
-        // The same for the event now at S2, whose H1 takes this record when it has this id.
-        self.b_h4.d.next = (self.nxt_head.val() - self.base_g.val()) & self.cfg_psn_mask.val();
-        self.e_h4.d.next = (self.nxt_head.val() - self.epsn_g.val()) & self.cfg_psn_mask.val();
-        self.bd_h4.d.next = self.sbytes_g.val() - self.sel_rec.val().get_bits::<32>(24);
-        self.rd_h4.d.next = self.sbytes_g.val() - self.sel_rec.val().get_bits::<32>(56);
-        if self.tail.m_new.val() {
-            self.b_h4.d.next = (self.nxt_head.val() + 1_usize.to_bits::<32>() - self.base_g.val())
-                & self.cfg_psn_mask.val();
-            self.e_h4.d.next = (self.nxt_head.val() + 1_usize.to_bits::<32>() - self.epsn_g.val())
-                & self.cfg_psn_mask.val();
-            self.bd_h4.d.next = (self.sbytes_g.val() - self.tail.m_new_len.val())
                 - self.sel_rec.val().get_bits::<32>(24);
         }
         self.repos_in.next = self.repos.q.val() << 1;
