@@ -1454,8 +1454,14 @@ pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     win_open: Signal<Local, Bit>,
     probe_due: Signal<Local, Bit>,
     p_slot: Signal<Local, Bits<16>>,
-    p_off: Signal<Local, Bits<16>>,
-    p_len: Signal<Local, Bits<32>>,
+    rtxb_k: Signal<Local, Bits<16>>,
+    psn_hi: Signal<Local, Bits<32>>,
+    short_cand: Signal<Local, Bit>,
+    p_short: Signal<Local, Bit>,
+    lb_mtu: Signal<Local, Bits<32>>,
+    lb_slen: Signal<Local, Bits<32>>,
+    bs_mtu: Signal<Local, Bits<32>>,
+    bs_slen: Signal<Local, Bits<32>>,
     do_probe: Signal<Local, Bit>,
     do_retx: Signal<Local, Bit>,
     can_new: Signal<Local, Bit>,
@@ -1565,8 +1571,14 @@ impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
             win_open: Default::default(),
             probe_due: Default::default(),
             p_slot: Default::default(),
-            p_off: Default::default(),
-            p_len: Default::default(),
+            rtxb_k: Default::default(),
+            psn_hi: Default::default(),
+            short_cand: Default::default(),
+            p_short: Default::default(),
+            lb_mtu: Default::default(),
+            lb_slen: Default::default(),
+            bs_mtu: Default::default(),
+            bs_slen: Default::default(),
             do_probe: Default::default(),
             do_retx: Default::default(),
             can_new: Default::default(),
@@ -1643,8 +1655,10 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
             & self.n_range.val().any()
             & (self.short_off.val() >= self.rtx_off.val())
             & (self.short_off.val() <= self.hi_off.val());
-        self.short_slot.next = (bit_cast::<16, 32>(self.una_b.val()) + self.short_off.val())
-            & self.cfg_slot_mask.val();
+        // snd_una plus the short packet's offset is snd_nxt less its offset back, less 1.
+        self.short_slot.next =
+            (bit_cast::<16, 32>(self.nxt.val()) - self.shb.val() - 1_usize.to_bits::<16>())
+                & self.cfg_slot_mask.val();
         self.short_lost.next = self.short_in.val()
             & !(self.a_acked.val() & (self.cfg_one_w.val() << self.short_slot.val())).any();
         self.lost_bytes.next = bit_cast::<32, 16>(self.n_lost.val()) << self.cfg_mtu_log2.val();
@@ -1673,15 +1687,30 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
         if self.lost_hi.any.val() {
             self.p_slot.next = self.lost_hi.idx.val();
         }
-        self.p_off.next = ((self.p_slot.val() - self.slot_rtx.val()) & self.cfg_slot_mask.val())
-            + self.rtx_off.val();
-        self.p_len.next = self.cfg_mtu.val();
-        if self.sv.val()
-            & (self.shb.val() < self.a_out.val())
-            & (self.p_off.val() == self.short_off.val())
-        {
-            self.p_len.next = bit_cast::<32, 16>(self.slen.val());
+        // The lowest lost PSN p is rtx's PSN (snd_nxt - rtxb, its slot `slot_rtx`) plus its
+        // slot less rtx's, W added when the search wrapped (nothing lost from rtx's slot up).
+        // So its PSN is rtx's bits above the slot bits (plus W) and its slot, and rtxb after
+        // it `rtxb - 1 + slot_rtx - p_slot` (less W): each one step after the search, with
+        // everything else made beside it. p is the short packet when it is at the short
+        // packet's slot (both lie less than W back from snd_nxt), and its length, the bytes
+        // sent and the lost bytes left are picked by that one compare.
+        self.rtxb_k.next = self.a_rtxb.val() - 1_usize.to_bits::<16>() + self.slot_rtx.val();
+        self.psn_hi.next = (self.nxt.val() - bit_cast::<32, 16>(self.a_rtxb.val()))
+            & self.cfg_psn_mask.val()
+            & !bit_cast::<32, 16>(self.cfg_slot_mask.val());
+        if !self.lost_hi.any.val() {
+            self.rtxb_k.next = self.rtxb_k.val() - self.cfg_w.val();
+            self.psn_hi.next = (self.psn_hi.val() + bit_cast::<32, 16>(self.cfg_w.val()))
+                & self.cfg_psn_mask.val();
         }
+        self.short_cand.next = self.sv.val()
+            & (self.shb.val() < self.a_out.val())
+            & (self.short_off.val() >= self.rtx_off.val());
+        self.p_short.next = self.short_cand.val() & (self.p_slot.val() == self.short_slot.val());
+        self.lb_mtu.next = self.lost_bytes.val() - self.cfg_mtu.val();
+        self.lb_slen.next = self.lost_bytes.val() - bit_cast::<32, 16>(self.slen.val());
+        self.bs_mtu.next = self.bsent.val() + self.cfg_mtu.val();
+        self.bs_slen.next = self.bsent.val() + bit_cast::<32, 16>(self.slen.val());
         self.do_probe.next = self.is_tx.val() & self.probe_due.val();
         self.do_retx.next = self.is_tx.val()
             & !self.probe_due.val()
@@ -1713,12 +1742,16 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
             self.tx_kind.next = 2_usize.to_bits::<2>();
         }
         if self.do_retx.val() {
-            self.c_rtxb.next = self.a_out.val() - self.p_off.val() - 1_usize.to_bits::<16>();
-            self.c_bsent.next = self.bsent.val() + self.p_len.val();
-            self.c_lost_bytes.next = self.lost_bytes.val() - self.p_len.val();
-            self.tx_psn.next =
-                (self.una_b.val() + bit_cast::<32, 16>(self.p_off.val())) & self.cfg_psn_mask.val();
-            self.tx_len.next = self.p_len.val();
+            self.c_rtxb.next = self.rtxb_k.val() - self.p_slot.val();
+            self.c_bsent.next = self.bs_mtu.val();
+            self.c_lost_bytes.next = self.lb_mtu.val();
+            self.tx_len.next = self.cfg_mtu.val();
+            if self.p_short.val() {
+                self.c_bsent.next = self.bs_slen.val();
+                self.c_lost_bytes.next = self.lb_slen.val();
+                self.tx_len.next = bit_cast::<32, 16>(self.slen.val());
+            }
+            self.tx_psn.next = self.psn_hi.val() | bit_cast::<32, 16>(self.p_slot.val());
             self.tx_kind.next = 1_usize.to_bits::<2>();
         }
         // The short packet is forgotten once snd_una has passed it.
