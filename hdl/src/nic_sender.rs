@@ -39,7 +39,9 @@ use rust_hdl::prelude::*;
 
 use crate::context_pipe_hold::{ContextPipeHold, COMPUTE_STAGE};
 use crate::first_set::FirstSet;
-use crate::widgets::{BackRange, PrefixOr, RunBelow, SegmentFlag, TopLookup, TopTable, WindowOpen};
+use crate::widgets::{
+    BackRange, PrefixOr, RunBelow, SegmentFlag, TopLookup, TopTable, WindowByCount, WindowOpen,
+};
 
 /// The events ahead whose repositions unsettle an event: the model's settling distance less
 /// one (the hold shell shows at S3 which of the 4 events ahead had the same id).
@@ -1233,10 +1235,12 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
         // ---- State B: the timeout (every event but an open) declares every unacknowledged
         // PSN lost.
         // An accepted SACK that moved snd_una restarted the clock (age 0, never above rto), so
-        // the age is the record's, made before the run's search.
+        // the age is the record's, made before the run's search. One that did not move it
+        // left `out` as it was (no EPSN ahead, and una1's slot clear: the run is empty), so
+        // "data outstanding" is the record's `out` too: the decision waits on no search.
         self.age.next = self.now.val() - self.rts.val();
         self.t1.next = !self.is_open.val()
-            & self.a_out.val().any()
+            & self.out.val().any()
             & !(self.acc.val() & self.moved.val())
             & (self.age.val() > self.cfg_rto.val());
         if self.t1.val() {
@@ -1449,6 +1453,10 @@ pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     short_lost: Signal<Local, Bit>,
     lost_bytes: Signal<Local, Bits<32>>,
     raw: Signal<Local, Bits<32>>,
+    /// The window test by count (settled): `flight - lost < cwnd` as thresholds on the
+    /// lost count made beside its popcount.
+    win_x0: WindowByCount,
+    win_x1: WindowByCount,
     lost_any: Signal<Local, Bit>,
     win: WindowOpen,
     win_open: Signal<Local, Bit>,
@@ -1566,6 +1574,8 @@ impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
             short_lost: Default::default(),
             lost_bytes: Default::default(),
             raw: Default::default(),
+            win_x0: WindowByCount::new(k.mtu_log2),
+            win_x1: WindowByCount::new(k.mtu_log2),
             lost_any: Default::default(),
             win: Default::default(),
             win_open: Default::default(),
@@ -1668,15 +1678,30 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
         }
         // An unsettled event reads the lost bytes of the view (the last settled event's). The
         // window is tested for a transmit only: its flight is the transmit record's.
-        self.raw.next = self.t_flight.val() - self.lost_bytes.val();
+        self.raw.next = self.t_flight.val() - self.lview.val();
         self.lost_any.next = self.lost_all.any.val();
         if self.unsettled.val() {
-            self.raw.next = self.t_flight.val() - self.lview.val();
             self.lost_any.next = self.lview.val().any();
         }
         self.win.s_raw.next = self.raw.val();
         self.win.s_cwnd.next = self.cwnd.val();
-        self.win_open.next = self.win.m_open.val();
+        // Settled, by count (no sum after the popcount): raw = flight - lost bytes (mod 2^32)
+        // is X - n M with X = flight, plus M - short_len when the short packet is lost
+        // (`WindowByCount`), made for both and picked by that flag after the count.
+        self.win_x0.s_x.next = self.t_flight.val();
+        self.win_x1.s_x.next =
+            self.t_flight.val() + self.cfg_mtu.val() - bit_cast::<32, 16>(self.slen.val());
+        self.win_x0.s_cwnd.next = self.cwnd.val();
+        self.win_x1.s_cwnd.next = self.cwnd.val();
+        self.win_x0.s_n.next = self.n_lost.val();
+        self.win_x1.s_n.next = self.n_lost.val();
+        self.win_open.next = self.win_x0.m_open.val();
+        if self.short_lost.val() {
+            self.win_open.next = self.win_x1.m_open.val();
+        }
+        if self.unsettled.val() {
+            self.win_open.next = self.win.m_open.val();
+        }
 
         // ---- The transmit: a due probe, else the lowest lost PSN, else a new packet.
         self.probe_due.next = self.t_out.val().any()

@@ -333,6 +333,66 @@ impl Logic for WindowOpen {
     }
 }
 
+/// The settled window test by the lost count (combinational): [`WindowOpen`] on
+/// `raw = X - n M` (mod 2^32, `M = 2^mtu_log2`) without the product and the sum after `n`.
+/// With `n M < 2^31` (`rx_window <= 4096`, `mtu <= 16384`), `WindowOpen` (cwnd != 0 and raw's
+/// sign bit or `raw < cwnd`) is, as integers, `Y = X - n M` below cwnd (`X < cwnd`, or
+/// `n > (X - cwnd) / M`) or `Y` at least 2^31 (`X`'s top bit and `n <= (X - 2^31) / M`): two
+/// thresholds made from `X` and the window, each compared with `n` once it is counted.
+#[derive(LogicBlock)]
+pub struct WindowByCount {
+    /// `X`: the flight plus what the lost packets' lengths fall short of `n M`.
+    pub s_x: Signal<In, Bits<32>>,
+    /// The window, bytes.
+    pub s_cwnd: Signal<In, Bits<32>>,
+    /// `n`: the lost PSNs counted.
+    pub s_n: Signal<In, Bits<16>>,
+    /// A packet may go.
+    pub m_open: Signal<Out, Bit>,
+    cfg_mtu_log2: Constant<Bits<16>>,
+    cfg_low31: Constant<Bits<32>>,
+    d_xc: Signal<Local, Bits<33>>,
+    t_xc: Signal<Local, Bits<32>>,
+    t_x2: Signal<Local, Bits<32>>,
+    open_lt: Signal<Local, Bit>,
+    open_neg: Signal<Local, Bit>,
+}
+
+impl WindowByCount {
+    /// The test for packets of `2^mtu_log2` bytes.
+    pub fn new(mtu_log2: u32) -> Self {
+        WindowByCount {
+            s_x: Default::default(),
+            s_cwnd: Default::default(),
+            s_n: Default::default(),
+            m_open: Default::default(),
+            cfg_mtu_log2: Constant::new(Bits::<16>::from(u64::from(mtu_log2))),
+            cfg_low31: Constant::new(Bits::<32>::from(0x7FFF_FFFF_u64)),
+            d_xc: Default::default(),
+            t_xc: Default::default(),
+            t_x2: Default::default(),
+            open_lt: Default::default(),
+            open_neg: Default::default(),
+        }
+    }
+}
+
+impl Logic for WindowByCount {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.d_xc.next = bit_cast::<33, 32>(self.s_x.val()) - bit_cast::<33, 32>(self.s_cwnd.val());
+        self.t_xc.next = bit_cast::<32, 33>(self.d_xc.val()) >> self.cfg_mtu_log2.val();
+        self.t_x2.next = (self.s_x.val() & self.cfg_low31.val()) >> self.cfg_mtu_log2.val();
+        self.open_lt.next = self.d_xc.val().get_bit(32)
+            | (!(self.t_xc.val() >> 16).any()
+                & (self.s_n.val() > bit_cast::<16, 32>(self.t_xc.val())));
+        self.open_neg.next = self.s_x.val().get_bit(31)
+            & ((self.t_x2.val() >> 16).any()
+                | (self.s_n.val() <= bit_cast::<16, 32>(self.t_x2.val())));
+        self.m_open.next = self.s_cwnd.val().any() & (self.open_lt.val() | self.open_neg.val());
+    }
+}
+
 /// The tops of a SACK segment (`SB` bits) below every bound, made from the bitmap alone:
 /// for each `p` in `0..=SB`, the highest set bit below `p` (its index, 8 bits, and whether
 /// there is one). Read by [`TopLookup`] from a register, so that a loop picks the top below a
@@ -852,5 +912,91 @@ mod tests {
         let off = l.replacen("s_b & cfg_low", "s_b + 1 & cfg_low", 1);
         assert_ne!(off, l);
         assert!(!check_top_table(&t, &off, "ttab_8_off").is_empty());
+    }
+
+    /// `WindowByCount` at `mtu_log2` against `WindowOpen` on `raw = x - n 2^mtu_log2`
+    /// (mod 2^32), over windows and flights at the corners (0, 1, 2^31 and 2^32 less and
+    /// more one) and on each threshold's either side (`x = cwnd + j M + d`,
+    /// `x = 2^31 + j M + d`), with lost counts around each `j`. Returns where they differ.
+    fn check_window_by_count(v: &str, name: &str, mtu_log2: u32) -> Vec<String> {
+        let m = 1u64 << mtu_log2;
+        let cwnds = [
+            0u64,
+            1,
+            m - 1,
+            m,
+            3 * m + 5,
+            1 << 20,
+            (1 << 31) - 1,
+            1 << 31,
+            u32::MAX as u64,
+        ];
+        let js = [0u64, 1, 2, 5, 255, 256, 4095, 4096];
+        let mut cases = Vec::new();
+        for &c in &cwnds {
+            let mut xs = vec![
+                0u64,
+                1,
+                m,
+                (1 << 31) - 1,
+                1 << 31,
+                (1 << 31) + 1,
+                u32::MAX as u64,
+            ];
+            for &j in &js {
+                for d in [-1i64, 0, 1] {
+                    for base in [c, 1 << 31] {
+                        xs.push(((base + j * m) as i64 + d).rem_euclid(1 << 32) as u64);
+                    }
+                }
+            }
+            for &x in &xs {
+                for &j in &js {
+                    for n in [j.saturating_sub(1), j, j + 1] {
+                        cases.push((x, c, n.min(4096)));
+                    }
+                }
+            }
+        }
+        let mut tb = String::from(
+            "module tb;\n  reg [31:0] x, c;\n  reg [15:0] n;\n  wire open;\n  \
+             wbc uut(.s_x(x), .s_cwnd(c), .s_n(n), .m_open(open));\n  initial begin\n",
+        );
+        for (x, c, n) in &cases {
+            tb.push_str(&format!(
+                "    x = {x}; c = {c}; n = {n}; #1 $display(\"%0d %0d %0d %0d\", x, c, n, open);\n"
+            ));
+        }
+        tb.push_str("  end\nendmodule\n");
+        let rows = sim_rows(&tb, v, name);
+        assert_eq!(rows.len(), cases.len(), "{name}: every case simulated");
+        let mut bad = Vec::new();
+        for r in &rows {
+            let (x, c, n) = (r[0], r[1], r[2]);
+            let raw = (x.wrapping_sub(n * m)) & 0xFFFF_FFFF;
+            let want = if raw >> 31 == 1 { c != 0 } else { raw < c };
+            if r[3] != u64::from(want) {
+                bad.push(format!("x {x} cwnd {c} n {n}: open {}, want {want}", r[3]));
+            }
+        }
+        bad
+    }
+
+    #[test]
+    fn window_by_count_matches_window_open() {
+        for mtu_log2 in [8, 12, 14] {
+            let v = generated("wbc", WindowByCount::new(mtu_log2));
+            let bad = check_window_by_count(&v, &format!("wbc_{mtu_log2}"), mtu_log2);
+            assert!(
+                bad.is_empty(),
+                "mtu_log2 {mtu_log2}: {:?}",
+                &bad[..bad.len().min(5)]
+            );
+        }
+        // The threshold on the wrong side of its bound is caught.
+        let v = generated("wbc", WindowByCount::new(12));
+        let broken = v.replacen(" > ", " >= ", 1);
+        assert_ne!(broken, v);
+        assert!(!check_window_by_count(&broken, "wbc_broken", 12).is_empty());
     }
 }
