@@ -221,6 +221,18 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     /// event, made by the caller as `s_b`.
     pub s_bytes_d: Signal<In, Bits<32>>,
     pub s_bd: Signal<In, Bits<32>>,
+    /// Unsettled only: `e`'s low bits against the record's `out` (bit 0: `e < out`; bit 1:
+    /// `e` is 0 or `e <= out`), made by the caller as `s_b`: `e - out` is `snd_una - EPSN`,
+    /// which new data does not move, so the event right ahead makes them for this one beside
+    /// its loop and no compare follows the record's select.
+    pub s_e_out: Signal<In, Bits<2>>,
+    /// Unsettled only: `b`'s low bits against `out` (bit 16: `b <= out`; the low bits:
+    /// `b - out`, that is `snd_una - base`), made the same way: the segment's top is inside
+    /// `out` when `b <= out` or `top >= b - out`.
+    pub s_b_out: Signal<In, Bits<17>>,
+    /// Settled only: `snd_una` of the record (`snd_nxt - out`), made by the caller as `s_b`
+    /// (at S2), so that the settling search's start slot waits on no subtraction.
+    pub s_una: Signal<In, Bits<32>>,
     /// The event is unsettled (DECISION "settled searches"): no settling run.
     pub s_unsettled: Signal<In, Bit>,
     /// The record after the settling run (`snd_una`, `rto_ts`, `highest_acked`,
@@ -335,7 +347,6 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     top_any: Signal<Local, Bit>,
     top_idx: Signal<Local, Bits<16>>,
     below_hi: Signal<Local, Bits<SB>>,
-    cut: Signal<Local, Bits<16>>,
     top_cut: Signal<Local, Bit>,
     top_near: Signal<Local, Bit>,
     t_hb: Signal<Local, Bits<16>>,
@@ -389,6 +400,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             s_top_idx: Default::default(),
             s_bytes_d: Default::default(),
             s_bd: Default::default(),
+            s_e_out: Default::default(),
+            s_b_out: Default::default(),
+            s_una: Default::default(),
             s_unsettled: Default::default(),
             m_record: Default::default(),
             m_acc: Default::default(),
@@ -481,7 +495,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             top_any: Default::default(),
             top_idx: Default::default(),
             below_hi: Default::default(),
-            cut: Default::default(),
             top_cut: Default::default(),
             top_near: Default::default(),
             t_hb: Default::default(),
@@ -554,6 +567,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.settling.next = !self.unsettled.val() & !self.is_open.val();
         self.r_una.next =
             (self.nxt.val() - bit_cast::<32, 16>(self.r_out.val())) & self.cfg_psn_mask.val();
+        if !self.unsettled.val() {
+            self.r_una.next = self.s_una.val();
+        }
         self.r_slot.next = bit_cast::<16, 32>(self.r_una.val()) & self.cfg_slot_mask.val();
         self.settle_hi.v.next = !self.acked.val() & (self.cfg_ones_w.val() << self.r_slot.val());
         self.settle_all.v.next = !self.acked.val();
@@ -658,6 +674,10 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.le_e.next = !self.e_lo.val().any()
             | ((self.e_lo.val() <= self.r_out.val())
                 & (!self.settling.val() | self.run_e1.m_below.val()));
+        if self.unsettled.val() {
+            self.lt_e.next = self.s_e_out.val().get_bit(0);
+            self.le_e.next = self.s_e_out.val().get_bit(1);
+        }
         self.e_le.next = self.e_near.val() & self.le_e.val();
         self.malformed.next = self.fmt_bad.val()
             | (self.e23.val() & !self.e_le.val())
@@ -672,28 +692,23 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             self.out1.next = self.e_lo.val();
         }
         // The segment's bit i (PSN base + i) lies b - i back from snd_nxt, so inside
-        // [una1, snd_nxt) exactly when b - out1 <= i < b. Before the search the bits are cut
-        // to those at most `cut` back: r_out (the window before the run), or e when the EPSN
-        // is nearer (out1 is then e if the run leaves more than e, else out; nothing of a
-        // segment with b >= 2W is inside). The kept bits between out and r_out back lie on
-        // the run's slots, acknowledged already: ORed into the acknowledged bits they change
-        // nothing, so the marks need no cut after the search. Placed on their slots (base is
-        // a multiple of SB, SB divides W: no wrap).
+        // [una1, snd_nxt) exactly when b - out1 <= i < b. The marks are cut to the bits at
+        // most W back only, from the event alone: a bit further back would land on a slot of
+        // the window, and the kept bits outside [una1, snd_nxt) lie on slots no step reads
+        // (an acknowledged bit outside the window is never read, and a new packet clears its
+        // slot: "Context record"), so neither `out` nor the EPSN's compare is on the marks'
+        // path. Placed on their slots (base is a multiple of SB, SB divides W: no wrap).
         self.b.next = self.s_b.val();
         self.b_lo.next = bit_cast::<16, 32>(self.b.val()) & self.cfg_mask_lo.val();
-        self.cut.next = self.r_out.val();
-        if !self.e23.val() & self.e_near.val() & (self.e_lo.val() < self.r_out.val()) {
-            self.cut.next = self.e_lo.val();
-        }
         self.near_b.next = !(self.b.val() & self.cfg_far_mask.val()).any();
         self.below_b.next = 0.into();
         if self.near_b.val() {
             self.below_b.next = self.bitmap.val() & !(self.cfg_ones_sb.val() << self.b_lo.val());
         }
         self.below_hi.next = self.below_b.val();
-        if self.b_lo.val() > self.cut.val() {
+        if self.b_lo.val() > self.cfg_w.val() {
             self.below_hi.next = self.below_hi.val()
-                & (self.cfg_ones_sb.val() << (self.b_lo.val() - self.cut.val()));
+                & (self.cfg_ones_sb.val() << (self.b_lo.val() - self.cfg_w.val()));
         }
         self.base_slot.next = bit_cast::<16, 32>(self.base.val()) & self.cfg_slot_mask.val();
         self.placed.next = bit_cast::<W, SB>(self.below_hi.val()) << self.base_slot.val();
@@ -702,8 +717,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         // the highest bit of the cut segment, b - 1 - top back from snd_nxt. The caller gives
         // the top of the segment cut below b only (`s_top_*`: the settled head searches it
         // beside the settling run, the loop looks it up), so that neither `e` nor the cut is
-        // on its path: the cut keeps the bits at and above b - cut, so the
-        // cut segment's highest is that top when top >= b - cut (`top_cut`), else it has none.
+        // on its path: cut to the window (`cut`, r_out, or e when the EPSN is nearer) the
+        // segment keeps the bits at and above b - cut, so the cut segment's highest is that
+        // top when top >= b - cut (`top_cut`), else it has none.
         // The top is nearer than highest_acked when b - 1 - top < hb, top >= b - hb
         // (`top_near`). Both bounds are made beside the search. A kept top is less than `cut`
         // back (hs_back < cut <= r_out), so it lies in [una1, snd_nxt) when hs_back < out: the
@@ -712,8 +728,16 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.top_any.next = self.near_b.val() & self.s_top_any.val();
         self.top_idx.next = self.s_top_idx.val();
         self.hs_back.next = self.b_lo.val() - 1_usize.to_bits::<16>() - self.top_idx.val();
-        self.top_cut.next = (self.b_lo.val() <= self.cut.val())
-            | (self.top_idx.val() >= self.b_lo.val() - self.cut.val());
+        // Kept, the top is less than `cut` back: less than r_out back, and less than e back
+        // when the EPSN is in reach (e at or past r_out, the first test is the stronger). So
+        // the compare with r_out is beside the EPSN's, not behind it.
+        self.top_cut.next = (self.hs_back.val() < self.r_out.val())
+            & (self.e23.val() | !self.e_near.val() | (self.hs_back.val() < self.e_lo.val()));
+        if self.unsettled.val() {
+            self.top_cut.next = (self.s_b_out.val().get_bit(16)
+                | (self.top_idx.val() >= self.s_b_out.val().get_bits::<16>(0)))
+                & (self.e23.val() | !self.e_near.val() | (self.hs_back.val() < self.e_lo.val()));
+        }
         self.top_near.next = (self.b_lo.val() <= self.hb.val())
             | (self.top_idx.val() >= self.b_lo.val() - self.hb.val());
         self.c_top.next =
@@ -731,7 +755,11 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         // Unsettled, `out` is r_out and `cut` is out1 (`ahead` is the cut's own test): a kept
         // top lies inside out1, and so does the nearer of it and highest_acked. So
         // `h1b < out1` is the top kept, or highest_acked's own test: no wait for `h1b`.
-        self.h2v_u.next = self.top_in.val() | (self.hv.val() & (self.hb.val() < self.out1.val()));
+        // Both compares made beside `ahead`, which picks.
+        self.h2v_u.next = self.top_in.val()
+            | (self.hv.val()
+                & ((self.ahead.val() & (self.hb.val() < self.e_lo.val()))
+                    | (!self.ahead.val() & (self.hb.val() < self.out.val()))));
         // The byte count moves forward only.
         self.bd.next = self.s_bd.val();
         self.bytes_gt.next = self.bd.val().any() & !self.bd.val().get_bit(31);
@@ -1981,6 +2009,13 @@ pub struct NicSenderRtl<
     e_p3: DFF<Bits<32>>,
     b_f: DFF<Bits<32>>,
     e_f: DFF<Bits<32>>,
+    /// S3: `e` against `out` (`SenderSack::s_e_out`) for the same two records, made the
+    /// same way (for `*_f` from the head's `out` and `e`, or both plus 1 with new data).
+    eo_p3: DFF<Bits<2>>,
+    eo_f: DFF<Bits<2>>,
+    /// S3: `b` against `out` (`SenderSack::s_b_out`) for the same two records.
+    bo_p3: DFF<Bits<17>>,
+    bo_f: DFF<Bits<17>>,
     /// S3: the SACK's byte differences (`sbytes - bytes_sent`, `sbytes - bytes_received`)
     /// for the same two records, made the same way (with new data, its length off `sbytes`).
     bd_p3: DFF<Bits<32>>,
@@ -2004,6 +2039,8 @@ pub struct NicSenderRtl<
     /// `snd_nxt`, `bytes_sent` and `bytes_recvd` as it found them: the values are the same.
     b_h: DFF<Bits<32>>,
     e_h: DFF<Bits<32>>,
+    /// H1: `snd_una` (`snd_nxt - out`) of the record H1 takes, made the same way.
+    una_h: DFF<Bits<32>>,
     bd_h: DFF<Bits<32>>,
     rd_h: DFF<Bits<32>>,
     /// S2: the event's base, EPSN and `sbytes`, the S2 record's `snd_nxt`; H1: `b` taken.
@@ -2016,12 +2053,26 @@ pub struct NicSenderRtl<
     seg_top_h: FirstSet<SB>,
     cfg_ones_sb: Constant<Bits<SB>>,
     cfg_mask_lo: Constant<Bits<16>>,
+    cfg_off_out: Constant<Bits<16>>,
     cfg_ent_any: Constant<Bits<16>>,
     /// H3: the event's base and EPSN, the H3 record's `snd_nxt`; S3: the head's `snd_nxt`.
     base_t: Signal<Local, Bits<32>>,
     epsn_t: Signal<Local, Bits<32>>,
     nxt_t: Signal<Local, Bits<32>>,
     nxt_head: Signal<Local, Bits<32>>,
+    /// H3: the H3 record's `out` and `e`'s low bits; S3: the head's `out`, and `e`'s low
+    /// bits on the head's record without and with new data.
+    out_t: Signal<Local, Bits<16>>,
+    e_t: Signal<Local, Bits<16>>,
+    out_head: Signal<Local, Bits<16>>,
+    e_head0: Signal<Local, Bits<16>>,
+    e_head1: Signal<Local, Bits<16>>,
+    /// H3: `b`'s low bits on the H3 record; S3: on the head's record without and with new
+    /// data, and the head's `out` plus 1.
+    b_t: Signal<Local, Bits<16>>,
+    b_head0: Signal<Local, Bits<16>>,
+    b_head1: Signal<Local, Bits<16>>,
+    out_head1: Signal<Local, Bits<16>>,
     /// H3: the event's `sbytes`.
     sbytes_t: Signal<Local, Bits<32>>,
     /// S3: the event is unsettled; the head's record and flags it takes.
@@ -2167,6 +2218,10 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             e_p3: Default::default(),
             b_f: Default::default(),
             e_f: Default::default(),
+            eo_p3: Default::default(),
+            eo_f: Default::default(),
+            bo_p3: Default::default(),
+            bo_f: Default::default(),
             bd_p3: Default::default(),
             rd_p3: Default::default(),
             bd_f: Default::default(),
@@ -2177,6 +2232,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             top_look_f: Default::default(),
             top_s3: Default::default(),
             b_h: Default::default(),
+            una_h: Default::default(),
             e_h: Default::default(),
             bd_h: Default::default(),
             rd_h: Default::default(),
@@ -2188,11 +2244,21 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             seg_top_h: FirstSet::highest(),
             cfg_ones_sb: Constant::new(!Bits::<SB>::default()),
             cfg_mask_lo: Constant::new(bits::<16>(2 * W as u64 - 1)),
+            cfg_off_out: Constant::new(bits::<16>((FIXED_BITS + W) as u64)),
             cfg_ent_any: Constant::new(bits::<16>(0x8000)),
             base_t: Default::default(),
             epsn_t: Default::default(),
             nxt_t: Default::default(),
             nxt_head: Default::default(),
+            out_t: Default::default(),
+            e_t: Default::default(),
+            out_head: Default::default(),
+            e_head0: Default::default(),
+            e_head1: Default::default(),
+            b_t: Default::default(),
+            b_head0: Default::default(),
+            b_head1: Default::default(),
+            out_head1: Default::default(),
             sbytes_t: Default::default(),
             unsettled: Default::default(),
             sel_rec: Default::default(),
@@ -2619,12 +2685,17 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             e_p3,
             b_f,
             e_f,
+            eo_p3,
+            eo_f,
+            bo_p3,
+            bo_f,
             bd_p3,
             rd_p3,
             bd_f,
             rd_f,
             top_tbl,
             b_h,
+            una_h,
             e_h,
             bd_h,
             rd_h
@@ -2676,14 +2747,23 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self.nxt_g.next = bit_cast::<32, 24>(self.pipe.g_record.val().get_bits::<24>(0));
         self.b_h.d.next = (self.nxt_g.val() - self.base_g.val()) & self.cfg_psn_mask.val();
         self.e_h.d.next = (self.nxt_g.val() - self.epsn_g.val()) & self.cfg_psn_mask.val();
+        self.una_h.d.next = (self.nxt_g.val()
+            - bit_cast::<32, 16>(
+                bit_cast::<16, D>(self.pipe.g_record.val() >> self.cfg_off_out.val())
+                    & self.cfg_mask_lo.val(),
+            ))
+            & self.cfg_psn_mask.val();
         self.bd_h.d.next = self.sbytes_g.val() - self.pipe.g_record.val().get_bits::<32>(24);
         self.rd_h.d.next = self.sbytes_g.val() - self.pipe.g_record.val().get_bits::<32>(56);
         self.sack.s_record.next = self.pipe.h_record.val();
         self.sack.s_event.next = self.pipe.h_event.val();
         self.b_h1.next = self.b_h.q.val();
         self.sack.s_e.next = self.e_h.q.val();
+        self.sack.s_una.next = self.una_h.q.val();
         self.sack.s_bytes_d.next = self.bd_h.q.val();
         self.sack.s_bd.next = self.rd_h.q.val();
+        self.sack.s_e_out.next = 0.into();
+        self.sack.s_b_out.next = 0.into();
         self.sack.s_b.next = self.b_h1.val();
         // The segment's top below b (its low bits; a far b is SenderSack's to refuse).
         self.seg_top_h.v.next = self.pipe.h_event.val().get_bits::<SB>(238)
@@ -2732,6 +2812,30 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self.nxt_t.next = bit_cast::<32, 24>(self.pipe.t_record.val().get_bits::<24>(0));
         self.b_p3.d.next = (self.nxt_t.val() - self.base_t.val()) & self.cfg_psn_mask.val();
         self.e_p3.d.next = (self.nxt_t.val() - self.epsn_t.val()) & self.cfg_psn_mask.val();
+        self.out_t.next = bit_cast::<16, D>(self.pipe.t_record.val() >> self.cfg_off_out.val())
+            & self.cfg_mask_lo.val();
+        self.e_t.next = (bit_cast::<16, 32>(self.nxt_t.val())
+            - bit_cast::<16, 32>(self.epsn_t.val()))
+            & self.cfg_mask_lo.val();
+        self.eo_p3.d.next = 0.into();
+        self.eo_p3.d.next = self
+            .eo_p3
+            .d
+            .val()
+            .replace_bit(0, self.e_t.val() < self.out_t.val());
+        self.eo_p3.d.next = self.eo_p3.d.val().replace_bit(
+            1,
+            !self.e_t.val().any() | (self.e_t.val() <= self.out_t.val()),
+        );
+        self.b_t.next = (bit_cast::<16, 32>(self.nxt_t.val())
+            - bit_cast::<16, 32>(self.base_t.val()))
+            & self.cfg_mask_lo.val();
+        self.bo_p3.d.next = bit_cast::<17, 16>(self.b_t.val() - self.out_t.val());
+        self.bo_p3.d.next = self
+            .bo_p3
+            .d
+            .val()
+            .replace_bit(16, self.b_t.val() <= self.out_t.val());
         self.sbytes_t.next = self.st3_ev.q.val().get_bits::<32>(109);
         self.bd_p3.d.next = self.sbytes_t.val() - self.pipe.t_record.val().get_bits::<32>(24);
         self.rd_p3.d.next = self.sbytes_t.val() - self.pipe.t_record.val().get_bits::<32>(56);
@@ -2761,7 +2865,11 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self.sack_loop.s_e.next = self.e_p3.q.val();
         self.sack_loop.s_bytes_d.next = self.bd_p3.q.val();
         self.sack_loop.s_bd.next = self.rd_p3.q.val();
+        self.sack_loop.s_e_out.next = self.eo_p3.q.val();
+        self.sack_loop.s_b_out.next = self.bo_p3.q.val();
         if self.pipe.m_hit1.val() {
+            self.sack_loop.s_e_out.next = self.eo_f.q.val();
+            self.sack_loop.s_b_out.next = self.bo_f.q.val();
             self.sack_loop.s_b.next = self.b_f.q.val();
             self.sack_loop.s_e.next = self.e_f.q.val();
             self.sack_loop.s_bytes_d.next = self.bd_f.q.val();
@@ -2779,6 +2887,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self.sack_loop.s_top_any.next = self.top_s3.val().get_bit(15);
         self.sack_loop.s_top_idx.next = self.top_s3.val() & !self.cfg_ent_any.val();
         self.sack_loop.s_unsettled.next = true;
+        self.sack_loop.s_una.next = 0.into();
         self.loss_loop.s_record.next = self.sack_loop.m_record.val();
         self.loss_loop.s_event.next = self.pipe.m_event.val();
         self.loss_loop.s_cwnd.next = self.win_line.q.val().get_bits::<32>(128);
@@ -2822,6 +2931,51 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         // this event makes, whose snd_nxt is its head's, plus 1 with new data (both made, the
         // new packet picks).
         self.nxt_head.next = bit_cast::<32, 24>(self.sel_rec.val().get_bits::<24>(0));
+        // `e` against `out` likewise: new data adds 1 to both.
+        self.out_head.next = bit_cast::<16, D>(self.sel_rec.val() >> self.cfg_off_out.val())
+            & self.cfg_mask_lo.val();
+        self.e_head0.next = (bit_cast::<16, 32>(self.nxt_head.val())
+            - bit_cast::<16, 32>(self.epsn_t.val()))
+            & self.cfg_mask_lo.val();
+        self.e_head1.next = (self.e_head0.val() + 1_usize.to_bits::<16>()) & self.cfg_mask_lo.val();
+        self.eo_f.d.next = 0.into();
+        self.eo_f.d.next = self
+            .eo_f
+            .d
+            .val()
+            .replace_bit(0, self.e_head0.val() < self.out_head.val());
+        self.eo_f.d.next = self.eo_f.d.val().replace_bit(
+            1,
+            !self.e_head0.val().any() | (self.e_head0.val() <= self.out_head.val()),
+        );
+        self.b_head0.next = (bit_cast::<16, 32>(self.nxt_head.val())
+            - bit_cast::<16, 32>(self.base_t.val()))
+            & self.cfg_mask_lo.val();
+        self.b_head1.next = (self.b_head0.val() + 1_usize.to_bits::<16>()) & self.cfg_mask_lo.val();
+        self.out_head1.next = self.out_head.val() + 1_usize.to_bits::<16>();
+        self.bo_f.d.next = bit_cast::<17, 16>(self.b_head0.val() - self.out_head.val());
+        self.bo_f.d.next = self
+            .bo_f
+            .d
+            .val()
+            .replace_bit(16, self.b_head0.val() <= self.out_head.val());
+        if self.tail.m_new.val() {
+            self.bo_f.d.next = bit_cast::<17, 16>(self.b_head1.val() - self.out_head1.val());
+            self.bo_f.d.next = self
+                .bo_f
+                .d
+                .val()
+                .replace_bit(16, self.b_head1.val() <= self.out_head1.val());
+            self.eo_f.d.next = self.eo_f.d.val().replace_bit(
+                0,
+                self.e_head1.val() < self.out_head.val() + 1_usize.to_bits::<16>(),
+            );
+            self.eo_f.d.next = self.eo_f.d.val().replace_bit(
+                1,
+                !self.e_head1.val().any()
+                    | (self.e_head1.val() <= self.out_head.val() + 1_usize.to_bits::<16>()),
+            );
+        }
         self.b_f.d.next = (self.nxt_head.val() - self.base_t.val()) & self.cfg_psn_mask.val();
         self.e_f.d.next = (self.nxt_head.val() - self.epsn_t.val()) & self.cfg_psn_mask.val();
         self.bd_f.d.next = self.sbytes_t.val() - self.sel_rec.val().get_bits::<32>(24);
