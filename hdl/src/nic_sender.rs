@@ -2966,14 +2966,14 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
                 .d
                 .val()
                 .replace_bit(16, self.b_head1.val() <= self.out_head1.val());
-            self.eo_f.d.next = self.eo_f.d.val().replace_bit(
-                0,
-                self.e_head1.val() < self.out_head.val() + 1_usize.to_bits::<16>(),
-            );
+            self.eo_f.d.next = self
+                .eo_f
+                .d
+                .val()
+                .replace_bit(0, self.e_head1.val() < self.out_head1.val());
             self.eo_f.d.next = self.eo_f.d.val().replace_bit(
                 1,
-                !self.e_head1.val().any()
-                    | (self.e_head1.val() <= self.out_head.val() + 1_usize.to_bits::<16>()),
+                !self.e_head1.val().any() | (self.e_head1.val() <= self.out_head1.val()),
             );
         }
         self.b_f.d.next = (self.nxt_head.val() - self.base_t.val()) & self.cfg_psn_mask.val();
