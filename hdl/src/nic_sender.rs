@@ -30,10 +30,11 @@
 //! bytes), the lost bytes counted from the bits when needed; `highest_acked`, `recovery_hi`,
 //! `rtx` and the short packet as offsets back from `snd_nxt`.
 //!
-//! The settled head's stages still hold the first design's arithmetic in series (the settling
-//! search and the segment's placement; the run's search and the lost range; the count and the
-//! lowest lost PSN), each search a balanced tree (`crate::first_set`); making them parallel is
-//! the next design (`docs/blocks/nic_sender.md`, "The next design").
+//! The settled head's stages still hold the first design's arithmetic in series (the SACK's
+//! tests on the settling searches, which S2 makes from the shell's `g_record`; the run's
+//! search and the lost range, with the holes' 4-bit counts; the count's sum and the lowest
+//! lost PSN), each search a balanced tree (`crate::first_set`); making them parallel is the
+//! next design (`docs/blocks/nic_sender.md`, "The next design").
 
 use rust_hdl::prelude::*;
 
@@ -117,13 +118,56 @@ pub fn initial_record<const D: usize>(psn: u32, bytes: u32) -> Bits<D> {
     bit_cast::<D, 32>(bits::<32>(u64::from(psn & 0xFF_FFFF))) | (b << 24) | (b << 56)
 }
 
-/// The number of set bits of `v` (combinational): fields of 2, 4, 8, ... bits summed in place.
+/// Level k of a popcount on `v`'s fields: the low half of every field of 2^(k+1) bits.
+fn field_mask<const W: usize>(k: usize) -> Constant<Bits<W>> {
+    let mut b = Bits::<W>::default();
+    for i in (0..W).filter(|i| (i >> k) & 1 == 0) {
+        b = b.replace_bit(i, true);
+    }
+    Constant::new(b)
+}
+
+/// The set bits of every 4-bit field of `v`, in place (combinational): the first two levels
+/// of a popcount, fields of 2 and 4 bits summed. Each bit of a field's count is a function of
+/// its 4 bits: one LUT level, so that the head makes it a stage before the rest of the count
+/// ([`NibbleCountSum`]) at little cost to that stage.
 #[derive(LogicBlock)]
-pub struct PopCount<const W: usize> {
+pub struct NibbleCounts<const W: usize> {
     pub v: Signal<In, Bits<W>>,
-    pub count: Signal<Out, Bits<16>>,
+    pub counts: Signal<Out, Bits<W>>,
     c_m0: Constant<Bits<W>>,
     c_m1: Constant<Bits<W>>,
+    s: Signal<Local, Bits<W>>,
+}
+
+impl<const W: usize> Default for NibbleCounts<W> {
+    fn default() -> Self {
+        NibbleCounts {
+            v: Default::default(),
+            counts: Default::default(),
+            c_m0: field_mask(0),
+            c_m1: field_mask(1),
+            s: Default::default(),
+        }
+    }
+}
+
+impl<const W: usize> Logic for NibbleCounts<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.s.next = self.v.val();
+        self.s.next = (self.s.val() & self.c_m0.val()) + ((self.s.val() >> 1) & self.c_m0.val());
+        self.s.next = (self.s.val() & self.c_m1.val()) + ((self.s.val() >> 2) & self.c_m1.val());
+        self.counts.next = self.s.val();
+    }
+}
+
+/// The sum of the 4-bit fields of `v` (combinational), each a count from [`NibbleCounts`]: the
+/// rest of a popcount, fields of 8, 16, ... bits summed in place.
+#[derive(LogicBlock)]
+pub struct NibbleCountSum<const W: usize> {
+    pub v: Signal<In, Bits<W>>,
+    pub count: Signal<Out, Bits<16>>,
     c_m2: Constant<Bits<W>>,
     c_m3: Constant<Bits<W>>,
     c_m4: Constant<Bits<W>>,
@@ -137,42 +181,30 @@ pub struct PopCount<const W: usize> {
     s: Signal<Local, Bits<W>>,
 }
 
-impl<const W: usize> Default for PopCount<W> {
+impl<const W: usize> Default for NibbleCountSum<W> {
     fn default() -> Self {
-        // Level k: the low half of every field of 2^(k+1) bits.
-        let m = |k: usize| {
-            let mut b = Bits::<W>::default();
-            for i in (0..W).filter(|i| (i >> k) & 1 == 0) {
-                b = b.replace_bit(i, true);
-            }
-            Constant::new(b)
-        };
-        PopCount {
+        NibbleCountSum {
             v: Default::default(),
             count: Default::default(),
-            c_m0: m(0),
-            c_m1: m(1),
-            c_m2: m(2),
-            c_m3: m(3),
-            c_m4: m(4),
-            c_m5: m(5),
-            c_m6: m(6),
-            c_m7: m(7),
-            c_m8: m(8),
-            c_m9: m(9),
-            c_m10: m(10),
-            c_m11: m(11),
+            c_m2: field_mask(2),
+            c_m3: field_mask(3),
+            c_m4: field_mask(4),
+            c_m5: field_mask(5),
+            c_m6: field_mask(6),
+            c_m7: field_mask(7),
+            c_m8: field_mask(8),
+            c_m9: field_mask(9),
+            c_m10: field_mask(10),
+            c_m11: field_mask(11),
             s: Default::default(),
         }
     }
 }
 
-impl<const W: usize> Logic for PopCount<W> {
+impl<const W: usize> Logic for NibbleCountSum<W> {
     #[hdl_gen]
     fn update(&mut self) {
         self.s.next = self.v.val();
-        self.s.next = (self.s.val() & self.c_m0.val()) + ((self.s.val() >> 1) & self.c_m0.val());
-        self.s.next = (self.s.val() & self.c_m1.val()) + ((self.s.val() >> 2) & self.c_m1.val());
         self.s.next = (self.s.val() & self.c_m2.val()) + ((self.s.val() >> 4) & self.c_m2.val());
         self.s.next = (self.s.val() & self.c_m3.val()) + ((self.s.val() >> 8) & self.c_m3.val());
         self.s.next = (self.s.val() & self.c_m4.val()) + ((self.s.val() >> 16) & self.c_m4.val());
@@ -213,8 +245,8 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     /// `snd_nxt - EPSN` (mod 2^24), made the same way.
     pub s_e: Signal<In, Bits<32>>,
     /// The segment's top below `b`: the highest set bit of the bitmap below `min(b, SB)` (any
-    /// such bit, and its index), made by the caller (in the loop, looked up in a table made a
-    /// cycle early from the event alone; unused when `b >= 2W`).
+    /// such bit, and its index), made by the caller (looked up in a table made a cycle early
+    /// from the event alone; unused when `b >= 2W`).
     pub s_top_any: Signal<In, Bit>,
     pub s_top_idx: Signal<In, Bits<16>>,
     /// `sbytes - bytes_sent` and `sbytes - bytes_received` (mod 2^32) of this record and
@@ -233,6 +265,15 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     /// Settled only: `snd_una` of the record (`snd_nxt - out`), made by the caller as `s_b`
     /// (at S2), so that the settling search's start slot waits on no subtraction.
     pub s_una: Signal<In, Bits<32>>,
+    /// Settled only: the record's outstanding count, made the same way.
+    pub s_out: Signal<In, Bits<16>>,
+    /// Settled only: the settling searches over the record's acknowledged bits, made the same
+    /// way (from `s_una`'s slot, at S2), so that no search follows the snapshot's select: bits
+    /// 0..16 the first clear slot at or above `snd_una`'s, 16..32 the first clear slot, 32 and
+    /// 33 whether there is one.
+    pub s_found: Signal<In, Bits<34>>,
+    /// Settled only: `snd_una`'s own slot acknowledged, made the same way.
+    pub s_acked0: Signal<In, Bit>,
     /// The event is unsettled (DECISION "settled searches"): no settling run.
     pub s_unsettled: Signal<In, Bit>,
     /// The record after the settling run (`snd_una`, `rto_ts`, `highest_acked`,
@@ -280,11 +321,7 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     cfg_above_slot: Constant<Bits<32>>,
     cfg_far_mask: Constant<Bits<32>>,
     cfg_ones_sb: Constant<Bits<SB>>,
-    cfg_ones_w: Constant<Bits<W>>,
-    cfg_one_w: Constant<Bits<W>>,
 
-    settle_hi: FirstSet<W>,
-    settle_all: FirstSet<W>,
     run_hb: RunBelow<W>,
     run_hib: RunBelow<W>,
     run_shb: RunBelow<W>,
@@ -295,6 +332,8 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     run_cap: RunBelow<W>,
 
     found: Signal<Local, Bits<34>>,
+    hi_idx: Signal<Local, Bits<16>>,
+    all_idx: Signal<Local, Bits<16>>,
     rec: Signal<Local, Bits<D>>,
     ev: Signal<Local, Bits<E>>,
     unsettled: Signal<Local, Bit>,
@@ -403,6 +442,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             s_e_out: Default::default(),
             s_b_out: Default::default(),
             s_una: Default::default(),
+            s_out: Default::default(),
+            s_found: Default::default(),
+            s_acked0: Default::default(),
             s_unsettled: Default::default(),
             m_record: Default::default(),
             m_acc: Default::default(),
@@ -430,10 +472,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             cfg_above_slot: c32(0xFF_FFFF & !(W as u64 - 1)),
             cfg_far_mask: c32(0xFF_FFFF & !(2 * W as u64 - 1)),
             cfg_ones_sb: Constant::new(!Bits::<SB>::default()),
-            cfg_ones_w: Constant::new(!Bits::<W>::default()),
-            cfg_one_w: Constant::new(bits::<W>(1)),
-            settle_hi: FirstSet::lowest(),
-            settle_all: FirstSet::lowest(),
             run_hb: Default::default(),
             run_hib: Default::default(),
             run_shb: Default::default(),
@@ -443,6 +481,8 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             run_top: Default::default(),
             run_cap: Default::default(),
             found: Default::default(),
+            hi_idx: Default::default(),
+            all_idx: Default::default(),
             rec: Default::default(),
             ev: Default::default(),
             unsettled: Default::default(),
@@ -544,6 +584,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.acked.next = self.rec.val().get_bits::<W>(220);
         self.r_out.next =
             bit_cast::<16, D>(self.rec.val() >> self.cfg_off_out.val()) & self.cfg_mask_lo.val();
+        if !self.unsettled.val() {
+            self.r_out.next = self.s_out.val();
+        }
         self.r_rtxb.next =
             bit_cast::<16, D>(self.rec.val() >> self.cfg_off_rtx.val()) & self.cfg_mask_lo.val();
         self.hb.next =
@@ -571,13 +614,11 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             self.r_una.next = self.s_una.val();
         }
         self.r_slot.next = bit_cast::<16, 32>(self.r_una.val()) & self.cfg_slot_mask.val();
-        self.settle_hi.v.next = !self.acked.val() & (self.cfg_ones_w.val() << self.r_slot.val());
-        self.settle_all.v.next = !self.acked.val();
-        // The searches' results, packed for `RunBelow`.
-        self.found.next = bit_cast::<34, 16>(self.settle_hi.idx.val())
-            | (bit_cast::<34, 16>(self.settle_all.idx.val()) << 16);
-        self.found.next = self.found.val().replace_bit(32, self.settle_hi.any.val());
-        self.found.next = self.found.val().replace_bit(33, self.settle_all.any.val());
+        // The searches (the first clear slot from r_slot up, and from slot 0), made at S2 by
+        // the caller, packed for `RunBelow`.
+        self.found.next = self.s_found.val();
+        self.hi_idx.next = self.found.val().get_bits::<16>(0);
+        self.all_idx.next = self.found.val().get_bits::<16>(16);
         // The run (capped at r_out) ends at the first clear slot from r_slot, `idx`; after
         // the search only selects and one subtraction remain. snd_una's new PSN is r_una's
         // bits above the slot with idx as the slot (`una_top | idx`), or for a wrapped run
@@ -593,21 +634,19 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.run_cap.s_found.next = self.found.val();
         self.run_cap.s_bound.next = self.o_hi.val() + 1_usize.to_bits::<16>();
         self.capped.next = !self.run_cap.m_below.val();
-        self.moved0.next = self.settling.val()
-            & self.r_out.val().any()
-            & (self.acked.val() & (self.cfg_one_w.val() << self.r_slot.val())).any();
+        self.moved0.next = self.settling.val() & self.r_out.val().any() & self.s_acked0.val();
         self.out.next = self.r_out.val();
         self.una.next = self.r_una.val();
         if self.settling.val() {
             if self.capped.val() {
                 self.out.next = 0.into();
                 self.una.next = self.nxt.val();
-            } else if self.settle_hi.any.val() {
-                self.out.next = self.o_hi.val() - self.settle_hi.idx.val();
-                self.una.next = self.una_top.val() | bit_cast::<32, 16>(self.settle_hi.idx.val());
+            } else if self.found.val().get_bit(32) {
+                self.out.next = self.o_hi.val() - self.hi_idx.val();
+                self.una.next = self.una_top.val() | bit_cast::<32, 16>(self.hi_idx.val());
             } else {
-                self.out.next = self.o_hi.val() - self.cfg_w.val() - self.settle_all.idx.val();
-                self.una.next = self.una_wrap.val() | bit_cast::<32, 16>(self.settle_all.idx.val());
+                self.out.next = self.o_hi.val() - self.cfg_w.val() - self.all_idx.val();
+                self.una.next = self.una_wrap.val() | bit_cast::<32, 16>(self.all_idx.val());
             }
         }
         self.rts.next = self.r_rts.val();
@@ -715,8 +754,8 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.acked1.next = self.acked.val() | self.placed.val();
         // highest_acked: the later (the nearer to snd_nxt) of itself and the segment's top,
         // the highest bit of the cut segment, b - 1 - top back from snd_nxt. The caller gives
-        // the top of the segment cut below b only (`s_top_*`: the settled head searches it
-        // beside the settling run, the loop looks it up), so that neither `e` nor the cut is
+        // the top of the segment cut below b only (`s_top_*`: both heads look it up in a table
+        // made a stage earlier from the event alone), so that neither `e` nor the cut is
         // on its path: cut to the window (`cut`, r_out, or e when the EPSN is nearer) the
         // segment keeps the bits at and above b - cut, so the cut segment's highest is that
         // top when top >= b - cut (`top_cut`), else it has none.
@@ -1410,6 +1449,9 @@ pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     pub s_unsettled: Signal<In, Bit>,
     /// `SenderLoss`'s lost range.
     pub s_holes: Signal<In, Bits<W>>,
+    /// Settled only: the holes' 4-bit fields counted in place (`NibbleCounts`), made by the
+    /// caller a stage before, so that the lost count here is the rest of the sum only.
+    pub s_hole_counts: Signal<In, Bits<W>>,
     pub s_slot_rtx: Signal<In, Bits<16>>,
     pub s_flags: Signal<In, Bits<HEAD_FLAGS>>,
     /// The record after the event but for a new packet and the backlog (an open: the fresh
@@ -1440,7 +1482,7 @@ pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
 
     lost_hi: FirstSet<W>,
     lost_all: FirstSet<W>,
-    lost_count: PopCount<W>,
+    lost_count: NibbleCountSum<W>,
 
     rec: Signal<Local, Bits<D>>,
     ev: Signal<Local, Bits<E>>,
@@ -1540,6 +1582,7 @@ impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
             s_cwnd: Default::default(),
             s_unsettled: Default::default(),
             s_holes: Default::default(),
+            s_hole_counts: Default::default(),
             s_slot_rtx: Default::default(),
             s_flags: Default::default(),
             m_next: Default::default(),
@@ -1685,7 +1728,7 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
             (self.nxt.val() - bit_cast::<32, 16>(self.a_out.val())) & self.cfg_psn_mask.val();
 
         // ---- The lost PSNs and their bytes.
-        self.lost_count.v.next = self.holes.val();
+        self.lost_count.v.next = self.s_hole_counts.val();
         self.n_lost.next = self.lost_count.count.val();
         self.short_off.next = self.a_out.val() - self.shb.val() - 1_usize.to_bits::<16>();
         self.short_in.next = self.sv.val()
@@ -1997,6 +2040,10 @@ pub struct NicSenderRtl<
     st3_rec: DFF<Bits<D>>,
     st3_ev: DFF<Bits<E>>,
     st3_holes: DFF<Bits<W>>,
+    /// H3: the holes' 4-bit fields counted at H2 (`NibbleCounts`, one LUT level): the lost
+    /// count's first levels a stage ahead of the window test.
+    st3_hole_counts: DFF<Bits<W>>,
+    hole_counts: NibbleCounts<W>,
     st3_slot_rtx: DFF<Bits<16>>,
     st3_flags: DFF<Bits<HEAD_FLAGS>>,
     /// What H3's `SenderPick` made, into S3.
@@ -2041,6 +2088,23 @@ pub struct NicSenderRtl<
     e_h: DFF<Bits<32>>,
     /// H1: `snd_una` (`snd_nxt - out`) of the record H1 takes, made the same way.
     una_h: DFF<Bits<32>>,
+    /// H1: the record's outstanding count, the settling searches over its acknowledged bits
+    /// (`SenderSack::s_found`) and `snd_una`'s own slot acknowledged, made the same way: an
+    /// event that does not reposition leaves the acknowledged bits and `out` as it found
+    /// them too, so the searches wait on no select at H1.
+    out_h: DFF<Bits<16>>,
+    found_h: DFF<Bits<34>>,
+    acked0_h: DFF<Bit>,
+    /// S2: the record's `out`, `snd_una`'s slot and acknowledged bits, and the searches.
+    out_g: Signal<Local, Bits<16>>,
+    slot_g: Signal<Local, Bits<16>>,
+    acked_g: Signal<Local, Bits<W>>,
+    settle_hi_g: FirstSet<W>,
+    settle_all_g: FirstSet<W>,
+    found_g: Signal<Local, Bits<34>>,
+    cfg_ones_wg: Constant<Bits<W>>,
+    cfg_one_wg: Constant<Bits<W>>,
+    cfg_slot_mask_g: Constant<Bits<16>>,
     bd_h: DFF<Bits<32>>,
     rd_h: DFF<Bits<32>>,
     /// S2: the event's base, EPSN and `sbytes`, the S2 record's `snd_nxt`; H1: `b` taken.
@@ -2049,9 +2113,12 @@ pub struct NicSenderRtl<
     sbytes_g: Signal<Local, Bits<32>>,
     nxt_g: Signal<Local, Bits<32>>,
     b_h1: Signal<Local, Bits<32>>,
-    /// H1: the settled head's segment's top, searched.
-    seg_top_h: FirstSet<SB>,
-    cfg_ones_sb: Constant<Bits<SB>>,
+    /// H1: the segment's tops below every bound (`TopTable`), made at S2 from the event
+    /// alone, so that H1 looks the top below `b` up instead of searching after `b`'s
+    /// register (the loop's way, a stage earlier).
+    top_scan_h: TopTable<SB, TT>,
+    top_tbl_h: DFF<Bits<TT>>,
+    top_look_h: TopLookup<SB, TT>,
     cfg_mask_lo: Constant<Bits<16>>,
     cfg_off_out: Constant<Bits<16>>,
     cfg_ent_any: Constant<Bits<16>>,
@@ -2210,6 +2277,8 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             st3_rec: Default::default(),
             st3_ev: Default::default(),
             st3_holes: Default::default(),
+            st3_hole_counts: Default::default(),
+            hole_counts: Default::default(),
             st3_slot_rtx: Default::default(),
             st3_flags: Default::default(),
             settled_rec_s3: Default::default(),
@@ -2233,6 +2302,18 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             top_s3: Default::default(),
             b_h: Default::default(),
             una_h: Default::default(),
+            out_h: Default::default(),
+            found_h: Default::default(),
+            acked0_h: Default::default(),
+            out_g: Default::default(),
+            slot_g: Default::default(),
+            acked_g: Default::default(),
+            settle_hi_g: FirstSet::lowest(),
+            settle_all_g: FirstSet::lowest(),
+            found_g: Default::default(),
+            cfg_ones_wg: Constant::new(!Bits::<W>::default()),
+            cfg_one_wg: Constant::new(bits::<W>(1)),
+            cfg_slot_mask_g: Constant::new(bits::<16>(W as u64 - 1)),
             e_h: Default::default(),
             bd_h: Default::default(),
             rd_h: Default::default(),
@@ -2241,8 +2322,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             sbytes_g: Default::default(),
             nxt_g: Default::default(),
             b_h1: Default::default(),
-            seg_top_h: FirstSet::highest(),
-            cfg_ones_sb: Constant::new(!Bits::<SB>::default()),
+            top_scan_h: Default::default(),
+            top_tbl_h: Default::default(),
+            top_look_h: Default::default(),
             cfg_mask_lo: Constant::new(bits::<16>(2 * W as u64 - 1)),
             cfg_off_out: Constant::new(bits::<16>((FIXED_BITS + W) as u64)),
             cfg_ent_any: Constant::new(bits::<16>(0x8000)),
@@ -2677,6 +2759,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             st3_rec,
             st3_ev,
             st3_holes,
+            st3_hole_counts,
             st3_slot_rtx,
             st3_flags,
             settled_rec_s3,
@@ -2694,8 +2777,12 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             bd_f,
             rd_f,
             top_tbl,
+            top_tbl_h,
             b_h,
             una_h,
+            out_h,
+            found_h,
+            acked0_h,
             e_h,
             bd_h,
             rd_h
@@ -2747,12 +2834,31 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self.nxt_g.next = bit_cast::<32, 24>(self.pipe.g_record.val().get_bits::<24>(0));
         self.b_h.d.next = (self.nxt_g.val() - self.base_g.val()) & self.cfg_psn_mask.val();
         self.e_h.d.next = (self.nxt_g.val() - self.epsn_g.val()) & self.cfg_psn_mask.val();
-        self.una_h.d.next = (self.nxt_g.val()
-            - bit_cast::<32, 16>(
-                bit_cast::<16, D>(self.pipe.g_record.val() >> self.cfg_off_out.val())
-                    & self.cfg_mask_lo.val(),
-            ))
-            & self.cfg_psn_mask.val();
+        self.out_g.next = bit_cast::<16, D>(self.pipe.g_record.val() >> self.cfg_off_out.val())
+            & self.cfg_mask_lo.val();
+        self.una_h.d.next =
+            (self.nxt_g.val() - bit_cast::<32, 16>(self.out_g.val())) & self.cfg_psn_mask.val();
+        self.out_h.d.next = self.out_g.val();
+        // The settling searches from snd_una's slot (its low bits only: a short subtraction).
+        self.slot_g.next =
+            (bit_cast::<16, 32>(self.nxt_g.val()) - self.out_g.val()) & self.cfg_slot_mask_g.val();
+        self.acked_g.next = self.pipe.g_record.val().get_bits::<W>(220);
+        self.settle_hi_g.v.next =
+            !self.acked_g.val() & (self.cfg_ones_wg.val() << self.slot_g.val());
+        self.settle_all_g.v.next = !self.acked_g.val();
+        self.found_g.next = bit_cast::<34, 16>(self.settle_hi_g.idx.val())
+            | (bit_cast::<34, 16>(self.settle_all_g.idx.val()) << 16);
+        self.found_g.next = self
+            .found_g
+            .val()
+            .replace_bit(32, self.settle_hi_g.any.val());
+        self.found_g.next = self
+            .found_g
+            .val()
+            .replace_bit(33, self.settle_all_g.any.val());
+        self.found_h.d.next = self.found_g.val();
+        self.acked0_h.d.next =
+            (self.acked_g.val() & (self.cfg_one_wg.val() << self.slot_g.val())).any();
         self.bd_h.d.next = self.sbytes_g.val() - self.pipe.g_record.val().get_bits::<32>(24);
         self.rd_h.d.next = self.sbytes_g.val() - self.pipe.g_record.val().get_bits::<32>(56);
         self.sack.s_record.next = self.pipe.h_record.val();
@@ -2760,17 +2866,22 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self.b_h1.next = self.b_h.q.val();
         self.sack.s_e.next = self.e_h.q.val();
         self.sack.s_una.next = self.una_h.q.val();
+        self.sack.s_out.next = self.out_h.q.val();
+        self.sack.s_found.next = self.found_h.q.val();
+        self.sack.s_acked0.next = self.acked0_h.q.val();
         self.sack.s_bytes_d.next = self.bd_h.q.val();
         self.sack.s_bd.next = self.rd_h.q.val();
         self.sack.s_e_out.next = 0.into();
         self.sack.s_b_out.next = 0.into();
         self.sack.s_b.next = self.b_h1.val();
-        // The segment's top below b (its low bits; a far b is SenderSack's to refuse).
-        self.seg_top_h.v.next = self.pipe.h_event.val().get_bits::<SB>(238)
-            & !(self.cfg_ones_sb.val()
-                << (bit_cast::<16, 32>(self.b_h1.val()) & self.cfg_mask_lo.val()));
-        self.sack.s_top_any.next = self.seg_top_h.any.val();
-        self.sack.s_top_idx.next = self.seg_top_h.idx.val();
+        // The segment's top below b (its low bits; a far b is SenderSack's to refuse),
+        // looked up in the table S2 made.
+        self.top_scan_h.s_bitmap.next = self.pipe.g_event.val().get_bits::<SB>(238);
+        self.top_tbl_h.d.next = self.top_scan_h.m_table.val();
+        self.top_look_h.s_table.next = self.top_tbl_h.q.val();
+        self.top_look_h.s_b.next = bit_cast::<16, 32>(self.b_h1.val()) & self.cfg_mask_lo.val();
+        self.sack.s_top_any.next = self.top_look_h.m_top.val().get_bit(15);
+        self.sack.s_top_idx.next = self.top_look_h.m_top.val() & !self.cfg_ent_any.val();
         self.sack.s_unsettled.next = false;
         self.st2_rec.d.next = self.sack.m_record.val();
         self.st2_ev.d.next = self.pipe.h_event.val();
@@ -2803,6 +2914,8 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self.st3_rec.d.next = self.loss.m_record.val();
         self.st3_ev.d.next = self.st2_ev.q.val();
         self.st3_holes.d.next = self.loss.m_holes.val();
+        self.hole_counts.v.next = self.loss.m_holes.val();
+        self.st3_hole_counts.d.next = self.hole_counts.counts.val();
         self.st3_slot_rtx.d.next = self.loss.m_slot_rtx.val();
         self.st3_flags.d.next = self.loss.m_flags.val();
         // H3: the unsettled head's offsets for the H3 record (S3 takes it unless the event
@@ -2848,6 +2961,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self.pick.s_cwnd.next = self.win_line.q.val().get_bits::<32>(96);
         self.pick.s_unsettled.next = false;
         self.pick.s_holes.next = self.st3_holes.q.val();
+        self.pick.s_hole_counts.next = self.st3_hole_counts.q.val();
         self.pick.s_slot_rtx.next = self.st3_slot_rtx.q.val();
         self.pick.s_flags.next = self.st3_flags.q.val();
         self.settled_rec_s3.d.next = self.pick.m_next.val();
@@ -2888,6 +3002,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self.sack_loop.s_top_idx.next = self.top_s3.val() & !self.cfg_ent_any.val();
         self.sack_loop.s_unsettled.next = true;
         self.sack_loop.s_una.next = 0.into();
+        self.sack_loop.s_out.next = 0.into();
+        self.sack_loop.s_found.next = 0.into();
+        self.sack_loop.s_acked0.next = false;
         self.loss_loop.s_record.next = self.sack_loop.m_record.val();
         self.loss_loop.s_event.next = self.pipe.m_event.val();
         self.loss_loop.s_cwnd.next = self.win_line.q.val().get_bits::<32>(128);
@@ -2910,6 +3027,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self.pick_loop.s_cwnd.next = self.win_line.q.val().get_bits::<32>(128);
         self.pick_loop.s_unsettled.next = true;
         self.pick_loop.s_holes.next = self.loss_loop.m_holes.val();
+        self.pick_loop.s_hole_counts.next = 0.into();
         self.pick_loop.s_slot_rtx.next = self.loss_loop.m_slot_rtx.val();
         self.pick_loop.s_flags.next = self.loss_loop.m_flags.val();
         self.sel_rec.next = self.settled_rec_s3.q.val();
