@@ -2102,9 +2102,9 @@ pub struct NicSenderRtl<
     settle_hi_g: FirstSet<W>,
     settle_all_g: FirstSet<W>,
     found_g: Signal<Local, Bits<34>>,
-    cfg_ones_wg: Constant<Bits<W>>,
-    cfg_one_wg: Constant<Bits<W>>,
-    cfg_slot_mask_g: Constant<Bits<16>>,
+    cfg_ones_w: Constant<Bits<W>>,
+    cfg_one_w: Constant<Bits<W>>,
+    cfg_slot_mask: Constant<Bits<16>>,
     bd_h: DFF<Bits<32>>,
     rd_h: DFF<Bits<32>>,
     /// S2: the event's base, EPSN and `sbytes`, the S2 record's `snd_nxt`; H1: `b` taken.
@@ -2311,9 +2311,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             settle_hi_g: FirstSet::lowest(),
             settle_all_g: FirstSet::lowest(),
             found_g: Default::default(),
-            cfg_ones_wg: Constant::new(!Bits::<W>::default()),
-            cfg_one_wg: Constant::new(bits::<W>(1)),
-            cfg_slot_mask_g: Constant::new(bits::<16>(W as u64 - 1)),
+            cfg_ones_w: Constant::new(!Bits::<W>::default()),
+            cfg_one_w: Constant::new(bits::<W>(1)),
+            cfg_slot_mask: Constant::new(bits::<16>(W as u64 - 1)),
             e_h: Default::default(),
             bd_h: Default::default(),
             rd_h: Default::default(),
@@ -2839,12 +2839,12 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self.una_h.d.next =
             (self.nxt_g.val() - bit_cast::<32, 16>(self.out_g.val())) & self.cfg_psn_mask.val();
         self.out_h.d.next = self.out_g.val();
-        // The settling searches from snd_una's slot (its low bits only: a short subtraction).
-        self.slot_g.next =
-            (bit_cast::<16, 32>(self.nxt_g.val()) - self.out_g.val()) & self.cfg_slot_mask_g.val();
+        // The settling searches from snd_una's slot (the low bits of the sum above, which its
+        // carry chain makes first).
+        self.slot_g.next = bit_cast::<16, 32>(self.una_h.d.val()) & self.cfg_slot_mask.val();
         self.acked_g.next = self.pipe.g_record.val().get_bits::<W>(220);
         self.settle_hi_g.v.next =
-            !self.acked_g.val() & (self.cfg_ones_wg.val() << self.slot_g.val());
+            !self.acked_g.val() & (self.cfg_ones_w.val() << self.slot_g.val());
         self.settle_all_g.v.next = !self.acked_g.val();
         self.found_g.next = bit_cast::<34, 16>(self.settle_hi_g.idx.val())
             | (bit_cast::<34, 16>(self.settle_all_g.idx.val()) << 16);
@@ -2858,7 +2858,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             .replace_bit(33, self.settle_all_g.any.val());
         self.found_h.d.next = self.found_g.val();
         self.acked0_h.d.next =
-            (self.acked_g.val() & (self.cfg_one_wg.val() << self.slot_g.val())).any();
+            (self.acked_g.val() & (self.cfg_one_w.val() << self.slot_g.val())).any();
         self.bd_h.d.next = self.sbytes_g.val() - self.pipe.g_record.val().get_bits::<32>(24);
         self.rd_h.d.next = self.sbytes_g.val() - self.pipe.g_record.val().get_bits::<32>(56);
         self.sack.s_record.next = self.pipe.h_record.val();
