@@ -263,7 +263,7 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     /// `out` when `b <= out` or `top >= b - out`.
     pub s_b_out: Signal<In, Bits<17>>,
     /// Settled only: `snd_una` of the record (`snd_nxt - out`), made by the caller as `s_b`
-    /// (at S2), so that the settling search's start slot waits on no subtraction.
+    /// (at S2), so that the runs' bounds from its slot wait on no subtraction.
     pub s_una: Signal<In, Bits<32>>,
     /// Settled only: the record's outstanding count, made the same way.
     pub s_out: Signal<In, Bits<16>>,
@@ -331,7 +331,6 @@ pub struct SenderSack<const W: usize, const SB: usize, const D: usize, const E: 
     run_top: RunBelow<W>,
     run_cap: RunBelow<W>,
 
-    found: Signal<Local, Bits<34>>,
     hi_idx: Signal<Local, Bits<16>>,
     all_idx: Signal<Local, Bits<16>>,
     rec: Signal<Local, Bits<D>>,
@@ -480,7 +479,6 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Default
             run_e1: Default::default(),
             run_top: Default::default(),
             run_cap: Default::default(),
-            found: Default::default(),
             hi_idx: Default::default(),
             all_idx: Default::default(),
             rec: Default::default(),
@@ -615,10 +613,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         }
         self.r_slot.next = bit_cast::<16, 32>(self.r_una.val()) & self.cfg_slot_mask.val();
         // The searches (the first clear slot from r_slot up, and from slot 0), made at S2 by
-        // the caller, packed for `RunBelow`.
-        self.found.next = self.s_found.val();
-        self.hi_idx.next = self.found.val().get_bits::<16>(0);
-        self.all_idx.next = self.found.val().get_bits::<16>(16);
+        // the caller (`s_found`, packed for `RunBelow`).
+        self.hi_idx.next = self.s_found.val().get_bits::<16>(0);
+        self.all_idx.next = self.s_found.val().get_bits::<16>(16);
         // The run (capped at r_out) ends at the first clear slot from r_slot, `idx`; after
         // the search only selects and one subtraction remain. snd_una's new PSN is r_una's
         // bits above the slot with idx as the slot (`una_top | idx`), or for a wrapped run
@@ -631,7 +628,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.una_wrap.next =
             (self.una_top.val() + bit_cast::<32, 16>(self.cfg_w.val())) & self.cfg_psn_mask.val();
         self.o_hi.next = self.r_slot.val() + self.r_out.val();
-        self.run_cap.s_found.next = self.found.val();
+        self.run_cap.s_found.next = self.s_found.val();
         self.run_cap.s_bound.next = self.o_hi.val() + 1_usize.to_bits::<16>();
         self.capped.next = !self.run_cap.m_below.val();
         self.moved0.next = self.settling.val() & self.r_out.val().any() & self.s_acked0.val();
@@ -641,7 +638,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
             if self.capped.val() {
                 self.out.next = 0.into();
                 self.una.next = self.nxt.val();
-            } else if self.found.val().get_bit(32) {
+            } else if self.s_found.val().get_bit(32) {
                 self.out.next = self.o_hi.val() - self.hi_idx.val();
                 self.una.next = self.una_top.val() | bit_cast::<32, 16>(self.hi_idx.val());
             } else {
@@ -666,13 +663,13 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.t_shb.next = self.r_slot.val() + self.r_out.val() - self.shb.val();
         self.t_rtx.next =
             self.r_slot.val() + self.r_out.val() - self.r_rtxb.val() + 1_usize.to_bits::<16>();
-        self.run_hb.s_found.next = self.found.val();
+        self.run_hb.s_found.next = self.s_found.val();
         self.run_hb.s_bound.next = self.t_hb.val();
-        self.run_hib.s_found.next = self.found.val();
+        self.run_hib.s_found.next = self.s_found.val();
         self.run_hib.s_bound.next = self.t_hib.val();
-        self.run_shb.s_found.next = self.found.val();
+        self.run_shb.s_found.next = self.s_found.val();
         self.run_shb.s_bound.next = self.t_shb.val();
-        self.run_rtx.s_found.next = self.found.val();
+        self.run_rtx.s_found.next = self.s_found.val();
         self.run_rtx.s_bound.next = self.t_rtx.val();
         self.rtx_gt.next = (self.r_rtxb.val() > self.r_out.val())
             | (self.r_rtxb.val().any() & !self.run_rtx.m_below.val());
@@ -704,9 +701,9 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         // are the run's index against bounds as above: e < out is the run below r_out - e,
         // e <= out (0 < e <= r_out) the run below r_out - e + 1.
         self.t_e.next = self.r_slot.val() + self.r_out.val() - self.e_lo.val();
-        self.run_e.s_found.next = self.found.val();
+        self.run_e.s_found.next = self.s_found.val();
         self.run_e.s_bound.next = self.t_e.val();
-        self.run_e1.s_found.next = self.found.val();
+        self.run_e1.s_found.next = self.s_found.val();
         self.run_e1.s_bound.next = self.t_e.val() + 1_usize.to_bits::<16>();
         self.lt_e.next = (self.e_lo.val() < self.r_out.val())
             & (!self.settling.val() | self.run_e.m_below.val());
@@ -782,7 +779,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize> Logic
         self.c_top.next =
             self.r_slot.val() + self.r_out.val() + 1_usize.to_bits::<16>() - self.b_lo.val();
         self.t_top.next = self.c_top.val() + self.top_idx.val();
-        self.run_top.s_found.next = self.found.val();
+        self.run_top.s_found.next = self.s_found.val();
         self.run_top.s_bound.next = self.t_top.val();
         self.lt_top.next = !self.settling.val() | self.run_top.m_below.val();
         self.top_in.next = self.top_any.val() & self.top_cut.val() & self.lt_top.val();
