@@ -252,10 +252,10 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     g_hold: DFF<Bit>,
     g_hold_d: DFF<Bit>,
     /// A head's new EPSN, out-of-order count and offset for the event behind, per variant.
-    hv0: HeadVariant,
-    hv1: HeadVariant,
-    hv2: HeadVariant,
-    hv3: HeadVariant,
+    hv0: HeadVariant<L>,
+    hv1: HeadVariant<L>,
+    hv2: HeadVariant<L>,
+    hv3: HeadVariant<L>,
 
     // ---- H3: the sums and compares the loop needs, prepared from the record the event
     // takes into S3 (`t_record`); the S3 of the event ahead prepares the same from its own new
@@ -390,6 +390,10 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     low_below_epsn: PsnBelow<1>,
     use_low: Signal<Local, Bit>,
     seg_base: Signal<Local, Bits<32>>,
+    /// The segment's base less EPSN for either base (the lowest's, EPSN's), made beside the
+    /// compare that picks the base.
+    rel_low: Signal<Local, Bits<32>>,
+    rel_epsn: Signal<Local, Bits<32>>,
     seg_raw: Signal<Local, Bits<SB>>,
     o2_valid: DFF<Bit>,
     o2_bad: DFF<Bit>,
@@ -577,10 +581,10 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             sr3: FreeSearch::new(),
             g_hold: Default::default(),
             g_hold_d: Default::default(),
-            hv0: HeadVariant::new(W as u64),
-            hv1: HeadVariant::new(W as u64),
-            hv2: HeadVariant::new(W as u64),
-            hv3: HeadVariant::new(W as u64),
+            hv0: HeadVariant::new(),
+            hv1: HeadVariant::new(),
+            hv2: HeadVariant::new(),
+            hv3: HeadVariant::new(),
             t_epsn: Default::default(),
             t_coal: Default::default(),
             t_low: Default::default(),
@@ -685,6 +689,8 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             low_below_epsn: PsnBelow::new(false),
             use_low: Default::default(),
             seg_base: Default::default(),
+            rel_low: Default::default(),
+            rel_epsn: Default::default(),
             seg_raw: Default::default(),
             o2_valid: Default::default(),
             o2_bad: Default::default(),
@@ -1346,7 +1352,16 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         self.o2_sack.d.next = self.o1_sack.q.val();
         self.o2_epsn.d.next = self.o1_epsn.q.val();
         self.o2_base.d.next = self.seg_base.val();
-        self.o2_rel.d.next = (self.seg_base.val() - self.o1_epsn.q.val()) & self.cfg_psn_mask.val();
+        self.rel_low.next = ((self.o1_low.q.val() & self.cfg_seg_mask.val())
+            - self.o1_epsn.q.val())
+            & self.cfg_psn_mask.val();
+        self.rel_epsn.next = ((self.o1_epsn.q.val() & self.cfg_seg_mask.val())
+            - self.o1_epsn.q.val())
+            & self.cfg_psn_mask.val();
+        self.o2_rel.d.next = self.rel_epsn.val();
+        if self.use_low.val() {
+            self.o2_rel.d.next = self.rel_low.val();
+        }
         // The segment lies in one lap (SB divides W): a slot holds a PSN of it when it holds
         // the segment's lap bit.
         self.o2_recv.d.next = !self.seg_raw.val();
@@ -1461,7 +1476,7 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
 /// found, plus W if the run wrapped past slot W - 1; and PSN less that EPSN for the event
 /// behind, from its `psn - hi0` and `psn - hi1`.
 #[derive(LogicBlock)]
-pub struct HeadVariant {
+pub struct HeadVariant<const L: usize> {
     pub s_found: Signal<In, Bits<16>>,
     /// The slot found is at or below the packet's (from the search, not a compare here).
     pub s_wrap: Signal<In, Bit>,
@@ -1477,21 +1492,22 @@ pub struct HeadVariant {
     pub m_zero: Signal<Out, Bit>,
     pub m_inwin: Signal<Out, Bit>,
     pub m_below: Signal<Out, Bit>,
-    cfg_slot_mask: Constant<Bits<32>>,
     /// PSN bits 23..log2 W, bits 22..log2 W, and W.
     cfg_hi_mask: Constant<Bits<32>>,
     cfg_mid_mask: Constant<Bits<32>>,
     cfg_window: Constant<Bits<32>>,
     c_b23: Constant<Bits<32>>,
-    dh: Signal<Local, Bits<32>>,
-    found: Signal<Local, Bits<32>>,
-    lo: Signal<Local, Bits<32>>,
-    ge: Signal<Local, Bit>,
+    found: Signal<Local, Bits<L>>,
+    /// The flags for either value of `s_wrap` (`dh` = `s_dh0` or `s_dh1`), made side by side
+    /// and picked by it last: the compares on the slot found wait for no select.
+    f0: HeadFlags<L>,
+    f1: HeadFlags<L>,
 }
 
-impl HeadVariant {
-    /// For a window of `w` slots (a power of two, at most 2^23).
-    pub fn new(w: u64) -> Self {
+impl<const L: usize> HeadVariant<L> {
+    /// For a window of `2^L` slots (at most 2^23).
+    pub fn new() -> Self {
+        let w = 1u64 << L;
         let psn = (1u64 << 24) - 1;
         HeadVariant {
             s_found: Default::default(),
@@ -1504,43 +1520,85 @@ impl HeadVariant {
             m_zero: Default::default(),
             m_inwin: Default::default(),
             m_below: Default::default(),
-            cfg_slot_mask: Constant::new(bits(w - 1)),
             cfg_hi_mask: Constant::new(bits(psn & !(w - 1))),
             cfg_mid_mask: Constant::new(bits((psn >> 1) & !(w - 1))),
             cfg_window: Constant::new(bits(w)),
             c_b23: Constant::new(bits(1 << 23)),
-            dh: Default::default(),
             found: Default::default(),
-            lo: Default::default(),
-            ge: Default::default(),
+            f0: Default::default(),
+            f1: Default::default(),
         }
     }
 }
 
-impl Logic for HeadVariant {
+impl<const L: usize> Default for HeadVariant<L> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const L: usize> Logic for HeadVariant<L> {
     #[hdl_gen]
     fn update(&mut self) {
         self.m_epsn.next = self.s_hi0.val() | bit_cast::<32, 16>(self.s_found.val());
-        self.dh.next = self.s_dh0.val();
         if self.s_wrap.val() {
             self.m_epsn.next = self.s_hi1.val() | bit_cast::<32, 16>(self.s_found.val());
-            self.dh.next = self.s_dh1.val();
         }
-        // `off = dh - found` (found below W) without the subtraction: its bits from log2 W
-        // up are dh's, less one when dh's slot bits are below found's (a borrow). So the
-        // flags are compares of slot bits and tests of dh's bits, all from registers but
-        // the slot found.
-        self.found.next = bit_cast::<32, 16>(self.s_found.val()) & self.cfg_slot_mask.val();
-        self.lo.next = self.dh.val() & self.cfg_slot_mask.val();
-        self.ge.next = self.lo.val() >= self.found.val();
-        self.m_zero.next =
-            (self.lo.val() == self.found.val()) & !(self.dh.val() & self.cfg_hi_mask.val()).any();
-        self.m_inwin.next = (self.dh.val() & self.cfg_hi_mask.val()) == self.cfg_window.val();
-        self.m_below.next = (self.dh.val() & self.c_b23.val()).any()
-            ^ !(self.dh.val() & self.cfg_mid_mask.val()).any();
+        self.found.next = self.s_found.val().get_bits::<L>(0);
+        self.f0.s_found.next = self.found.val();
+        self.f1.s_found.next = self.found.val();
+        self.f0.s_lo.next = self.s_dh0.val().get_bits::<L>(0);
+        self.f1.s_lo.next = self.s_dh1.val().get_bits::<L>(0);
+        self.f0.s_hi.next = self.s_dh0.val() & self.cfg_hi_mask.val();
+        self.f1.s_hi.next = self.s_dh1.val() & self.cfg_hi_mask.val();
+        self.f0.s_hi_win.next = self.f0.s_hi.val() == self.cfg_window.val();
+        self.f1.s_hi_win.next = self.f1.s_hi.val() == self.cfg_window.val();
+        self.f0.s_b23.next = (self.s_dh0.val() & self.c_b23.val()).any();
+        self.f1.s_b23.next = (self.s_dh1.val() & self.c_b23.val()).any();
+        self.f0.s_mid.next = (self.s_dh0.val() & self.cfg_mid_mask.val()).any();
+        self.f1.s_mid.next = (self.s_dh1.val() & self.cfg_mid_mask.val()).any();
+        self.m_zero.next = self.f0.m_zero.val();
+        self.m_inwin.next = self.f0.m_inwin.val();
+        self.m_below.next = self.f0.m_below.val();
+        if self.s_wrap.val() {
+            self.m_zero.next = self.f1.m_zero.val();
+            self.m_inwin.next = self.f1.m_inwin.val();
+            self.m_below.next = self.f1.m_below.val();
+        }
+    }
+}
+
+/// [`HeadVariant`]'s flags for one `dh`: `off = dh - found` (found below W) without the
+/// subtraction. Its bits from log2 W up are dh's, less one when dh's slot bits are below
+/// found's (a borrow); so the flags are an `L`-bit compare of slot bits and tests of dh's
+/// bits, all from registers but the slot found.
+#[derive(LogicBlock, Default)]
+pub struct HeadFlags<const L: usize> {
+    pub s_found: Signal<In, Bits<L>>,
+    /// `dh`'s slot bits.
+    pub s_lo: Signal<In, Bits<L>>,
+    /// `dh`'s bits 23..log2 W, whether they equal W, whether bit 23 is set, whether any of
+    /// bits 22..log2 W is.
+    pub s_hi: Signal<In, Bits<32>>,
+    pub s_hi_win: Signal<In, Bit>,
+    pub s_b23: Signal<In, Bit>,
+    pub s_mid: Signal<In, Bit>,
+    pub m_zero: Signal<Out, Bit>,
+    pub m_inwin: Signal<Out, Bit>,
+    pub m_below: Signal<Out, Bit>,
+    ge: Signal<Local, Bit>,
+}
+
+impl<const L: usize> Logic for HeadFlags<L> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.ge.next = self.s_lo.val() >= self.s_found.val();
+        self.m_zero.next = (self.s_lo.val() == self.s_found.val()) & !self.s_hi.val().any();
+        self.m_inwin.next = self.s_hi_win.val();
+        self.m_below.next = self.s_b23.val() ^ !self.s_mid.val();
         if self.ge.val() {
-            self.m_inwin.next = !(self.dh.val() & self.cfg_hi_mask.val()).any();
-            self.m_below.next = (self.dh.val() & self.c_b23.val()).any();
+            self.m_inwin.next = !self.s_hi.val().any();
+            self.m_below.next = self.s_b23.val();
         }
     }
 }
