@@ -441,6 +441,13 @@ const DESIGNS: &[Design] = &[
         initial_psn: SACK_INITIAL_PSN,
     },
     Design {
+        name: "nic_rx_head_wrap_swapped",
+        block: "nic_rx",
+        config: nic_rx_small_config,
+        fault: Some(Fault::NicRxHeadWrapSwapped),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
         name: "nic_sender_default",
         block: "nic_sender",
         config: Config::default,

@@ -105,6 +105,9 @@ pub enum Fault {
     /// `nic_entropy`: the loop's bit-0 candidate ignores that the event right ahead on the
     /// connection cleared bit 0 (its scan's start, wrapped).
     NicEntropyNoWrapClear,
+    /// `nic_rx`: the head variants' flags for the event behind are picked by the wrong wrap
+    /// case (the flags made for a run that did not wrap when it did, and the other way).
+    NicRxHeadWrapSwapped,
 }
 
 /// Generation options beyond the config.
@@ -481,6 +484,7 @@ fn nic_rx_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
         Some(Fault::ContextPipeNoForward(d)) => Some(d),
         _ => None,
     };
+    let swap = opts.fault == Some(Fault::NicRxHeadWrapSwapped);
     macro_rules! make {
         ($W:literal, $SB:literal) => {
             emit(nic_rx::NicRxRtl::<
@@ -488,7 +492,7 @@ fn nic_rx_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
                 $SB,
                 { ($W as usize).trailing_zeros() as usize },
                 { nic_rx::record_bits($W) },
-            >::new(conns, mtu, coalesce, psn, no_forward))
+            >::new(conns, mtu, coalesce, psn, no_forward, swap))
         };
     }
     let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);

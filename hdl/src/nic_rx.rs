@@ -159,6 +159,10 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     h_slot: Signal<Local, Bits<16>>,
     h_epsn: Signal<Local, Bits<32>>,
     h_eslot: Signal<Local, Bits<16>>,
+    /// The two slots on `log2 W` bits, for their compare (Yosys keeps a wide compare's
+    /// constant-zero bits in its carry chain).
+    h_slot_l: Signal<Local, Bits<L>>,
+    h_eslot_l: Signal<Local, Bits<L>>,
     /// The packet is `W` or more past the snapshot's EPSN: no slot of it is readable.
     h_far: Signal<Local, Bit>,
     h_hi: Signal<Local, Bits<32>>,
@@ -440,13 +444,15 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
 
 impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W, SB, L, D> {
     /// `conns` connections, all with EPSN `initial_psn` after a sweep; `no_forward`: the
-    /// shell's forwarding distance to switch off (the co-sim's broken variants only).
+    /// shell's forwarding distance to switch off, `swap_wrap`: the head variants' flags picked
+    /// by the wrong wrap case (the co-sim's broken variants only).
     pub fn new(
         conns: u32,
         mtu: u32,
         coalesce: u32,
         initial_psn: u32,
         no_forward: Option<u32>,
+        swap_wrap: bool,
     ) -> Self {
         assert_eq!(1 << L, W);
         assert_eq!(D, record_bits(W));
@@ -518,6 +524,8 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             h_slot: Default::default(),
             h_epsn: Default::default(),
             h_eslot: Default::default(),
+            h_slot_l: Default::default(),
+            h_eslot_l: Default::default(),
             h_far: Default::default(),
             h_hi: Default::default(),
             h_hi_m1: Default::default(),
@@ -581,10 +589,10 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             sr3: FreeSearch::new(),
             g_hold: Default::default(),
             g_hold_d: Default::default(),
-            hv0: HeadVariant::new(),
-            hv1: HeadVariant::new(),
-            hv2: HeadVariant::new(),
-            hv3: HeadVariant::new(),
+            hv0: HeadVariant::new(swap_wrap),
+            hv1: HeadVariant::new(swap_wrap),
+            hv2: HeadVariant::new(swap_wrap),
+            hv3: HeadVariant::new(swap_wrap),
             t_epsn: Default::default(),
             t_coal: Default::default(),
             t_low: Default::default(),
@@ -871,7 +879,9 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         // packet is never below the snapshot's EPSN where the answer is used.)
         self.h_hi.next = self.h_psn.val() & !self.cfg_slot_mask.val();
         self.h_ehi.next = self.h_epsn.val() & !self.cfg_slot_mask.val();
-        self.h_slot_ge.next = self.h_slot.val() >= self.h_eslot.val();
+        self.h_slot_l.next = self.h_psn.val().get_bits::<L>(0);
+        self.h_eslot_l.next = self.h_epsn.val().get_bits::<L>(0);
+        self.h_slot_ge.next = self.h_slot_l.val() >= self.h_eslot_l.val();
         self.h_far.next = !(((self.h_hi.val() == self.h_ehi.val()) & self.h_slot_ge.val())
             | ((self.h_hi_m1.q.val() == self.h_ehi.val()) & !self.h_slot_ge.val()));
         self.h_ltp.next = !(self.cfg_ones.val() << self.h_slot.val());
@@ -1497,6 +1507,8 @@ pub struct HeadVariant<const L: usize> {
     cfg_mid_mask: Constant<Bits<32>>,
     cfg_window: Constant<Bits<32>>,
     c_b23: Constant<Bits<32>>,
+    /// Picks the flags by the wrong wrap case (a broken variant; false in every real design).
+    cfg_swap: Constant<Bit>,
     found: Signal<Local, Bits<L>>,
     /// The flags for either value of `s_wrap` (`dh` = `s_dh0` or `s_dh1`), made side by side
     /// and picked by it last: the compares on the slot found wait for no select.
@@ -1505,8 +1517,9 @@ pub struct HeadVariant<const L: usize> {
 }
 
 impl<const L: usize> HeadVariant<L> {
-    /// For a window of `2^L` slots (at most 2^23).
-    pub fn new() -> Self {
+    /// For a window of `2^L` slots (at most 2^23); `swap_wrap`: the flags picked by the wrong
+    /// wrap case (a broken variant for the co-sim's self-test).
+    pub fn new(swap_wrap: bool) -> Self {
         let w = 1u64 << L;
         let psn = (1u64 << 24) - 1;
         HeadVariant {
@@ -1524,6 +1537,7 @@ impl<const L: usize> HeadVariant<L> {
             cfg_mid_mask: Constant::new(bits((psn >> 1) & !(w - 1))),
             cfg_window: Constant::new(bits(w)),
             c_b23: Constant::new(bits(1 << 23)),
+            cfg_swap: Constant::new(swap_wrap),
             found: Default::default(),
             f0: Default::default(),
             f1: Default::default(),
@@ -1533,7 +1547,7 @@ impl<const L: usize> HeadVariant<L> {
 
 impl<const L: usize> Default for HeadVariant<L> {
     fn default() -> Self {
-        Self::new()
+        Self::new(false)
     }
 }
 
@@ -1560,7 +1574,7 @@ impl<const L: usize> Logic for HeadVariant<L> {
         self.m_zero.next = self.f0.m_zero.val();
         self.m_inwin.next = self.f0.m_inwin.val();
         self.m_below.next = self.f0.m_below.val();
-        if self.s_wrap.val() {
+        if self.s_wrap.val() ^ self.cfg_swap.val() {
             self.m_zero.next = self.f1.m_zero.val();
             self.m_inwin.next = self.f1.m_inwin.val();
             self.m_below.next = self.f1.m_below.val();

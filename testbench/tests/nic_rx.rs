@@ -9,8 +9,8 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use testbench::configs::{nic_rx_small_config, SACK_INITIAL_PSN};
 use testbench::designs::{
-    NicRxNoForward1, NicRxNoForward2, NicRxNoForward3, NicRxNoForward4, NicRxNoForward5,
-    NicRxNoForward6, NicRxNoForward7, NicRxSmall,
+    NicRxHeadWrapSwapped, NicRxNoForward1, NicRxNoForward2, NicRxNoForward3, NicRxNoForward4,
+    NicRxNoForward5, NicRxNoForward6, NicRxNoForward7, NicRxSmall,
 };
 use testbench::nic_rx::{stimulus, Block, Cycle};
 use testbench::{assert_fault_is_caught, cosim_proptest, cycles_budget, Dut};
@@ -65,4 +65,7 @@ fn nic_rx_broken_variants_are_caught() {
     for (d, text) in reports.iter().enumerate() {
         println!("no forwarding at distance {}:\n{text}", d + 1);
     }
+    // The flags for the event behind a head (`HeadVariant`) picked by the wrong wrap case.
+    let text = assert_fault_is_caught(NicRxHeadWrapSwapped::new, NicRxSmall::new, model, &stim);
+    println!("head flags picked by the wrong wrap case:\n{text}");
 }
