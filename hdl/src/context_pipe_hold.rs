@@ -69,6 +69,14 @@ pub struct ContextPipeHold<const D: usize, const E: usize> {
     pub h_eq1: Signal<Out, Bit>,
     pub h_eq2: Signal<Out, Bit>,
     pub h_eq3: Signal<Out, Bit>,
+    /// The two records `h_record` is picked from: the one S2 passed on (the events 5 or more
+    /// ahead) and the one the event 4 ahead made; `h_from_base` is 1 when `h_record` is the
+    /// first. The flag is a register of its own, kept inverted so that synthesis does not merge
+    /// it with the shell's: a user's narrow select on it does not load the 377-bit
+    /// select's net (the receive side's "W or more past" test, `docs/blocks/nic_rx.md`).
+    pub h_base: Signal<Out, Bits<D>>,
+    pub h_fwd: Signal<Out, Bits<D>>,
+    pub h_from_base: Signal<Out, Bit>,
 
     /// The record the event in H3 takes into S3 (as the events 2 or more ahead left it), for
     /// a user that prepares its sums a stage early.
@@ -87,6 +95,9 @@ pub struct ContextPipeHold<const D: usize, const E: usize> {
     /// `m_record` is the record the event right ahead made (`s_next` of the cycle before),
     /// not `t_record` of the cycle before: a user's sums prepared from either follow it.
     pub m_hit1: Signal<Out, Bit>,
+    /// `!m_hit1` from a register of its own (kept inverted so that synthesis does not merge it
+    /// with `m_hit1`'s): a user's loop selects on it do not load the net of `m_record`'s select.
+    pub m_hit1_n: Signal<Out, Bit>,
     /// The record after it (the user's next-state function, combinational, same cycle).
     pub s_next: Signal<In, Bits<D>>,
     /// Bit `d - 1`: the event `d` cycles ahead (d = 1..=4) is valid and has the same id (the
@@ -126,6 +137,7 @@ pub struct ContextPipeHold<const D: usize, const E: usize> {
     h1_event: DFF<Bits<E>>,
     h1_rec: DFF<Bits<D>>,
     h1_eq: DFF<Bits<4>>,
+    h1_from_base: DFF<Bit>,
     h2_valid: DFF<Bit>,
     h2_bad: DFF<Bit>,
     h2_id: DFF<Bits<16>>,
@@ -145,6 +157,7 @@ pub struct ContextPipeHold<const D: usize, const E: usize> {
     p3_event: DFF<Bits<E>>,
     p3_base: DFF<Bits<D>>,
     p3_hit1: DFF<Bit>,
+    p3_hit1_n: DFF<Bit>,
     p3_eq: DFF<Bits<4>>,
     fwd0_valid: DFF<Bit>,
     fwd0_id: DFF<Bits<16>>,
@@ -183,6 +196,9 @@ impl<const D: usize, const E: usize> ContextPipeHold<D, E> {
             h_eq1: Default::default(),
             h_eq2: Default::default(),
             h_eq3: Default::default(),
+            h_base: Default::default(),
+            h_fwd: Default::default(),
+            h_from_base: Default::default(),
             m_valid: Default::default(),
             m_bad: Default::default(),
             m_write: Default::default(),
@@ -190,6 +206,7 @@ impl<const D: usize, const E: usize> ContextPipeHold<D, E> {
             m_event: Default::default(),
             m_record: Default::default(),
             m_hit1: Default::default(),
+            m_hit1_n: Default::default(),
             t_record: Default::default(),
             s_next: Default::default(),
             m_eq: Default::default(),
@@ -218,6 +235,7 @@ impl<const D: usize, const E: usize> ContextPipeHold<D, E> {
             h1_event: Default::default(),
             h1_rec: Default::default(),
             h1_eq: Default::default(),
+            h1_from_base: Default::default(),
             h2_valid: Default::default(),
             h2_bad: Default::default(),
             h2_id: Default::default(),
@@ -237,6 +255,7 @@ impl<const D: usize, const E: usize> ContextPipeHold<D, E> {
             p3_event: Default::default(),
             p3_base: Default::default(),
             p3_hit1: Default::default(),
+            p3_hit1_n: Default::default(),
             p3_eq: Default::default(),
             fwd0_valid: Default::default(),
             fwd0_id: Default::default(),
@@ -260,12 +279,60 @@ impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, sweeping, sweep_tail, sweep_id, sweep_last, p1_valid, p1_bad, p1_id,
-            p1_event, p2_valid, p2_bad, p2_id, p2_event, p2_raw, p2_eq, h1_valid, h1_bad, h1_id,
-            h1_event, h1_rec, h1_eq, h2_valid, h2_bad, h2_id, h2_event, h2_rec, h2_eq, h3_valid,
-            h3_bad, h3_id, h3_event, h3_rec, h3_eq, p3_valid, p3_bad, p3_write, p3_id, p3_event,
-            p3_base, p3_hit1, p3_eq, fwd0_valid, fwd0_id, fwd0_rec, fwd1_valid, fwd1_id, fwd1_rec,
-            fwd2_rec, wr_en, wr_id, wr_rec
+            self,
+            clock,
+            sweeping,
+            sweep_tail,
+            sweep_id,
+            sweep_last,
+            p1_valid,
+            p1_bad,
+            p1_id,
+            p1_event,
+            p2_valid,
+            p2_bad,
+            p2_id,
+            p2_event,
+            p2_raw,
+            p2_eq,
+            h1_valid,
+            h1_bad,
+            h1_id,
+            h1_event,
+            h1_rec,
+            h1_eq,
+            h1_from_base,
+            h2_valid,
+            h2_bad,
+            h2_id,
+            h2_event,
+            h2_rec,
+            h2_eq,
+            h3_valid,
+            h3_bad,
+            h3_id,
+            h3_event,
+            h3_rec,
+            h3_eq,
+            p3_valid,
+            p3_bad,
+            p3_write,
+            p3_id,
+            p3_event,
+            p3_base,
+            p3_hit1,
+            p3_hit1_n,
+            p3_eq,
+            fwd0_valid,
+            fwd0_id,
+            fwd0_rec,
+            fwd1_valid,
+            fwd1_id,
+            fwd1_rec,
+            fwd2_rec,
+            wr_en,
+            wr_id,
+            wr_rec
         );
         self.ram.clock.next = self.clock.val();
         self.status_ready.next = !self.sweeping.q.val() & !self.sweep_tail.q.val();
@@ -354,6 +421,7 @@ impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
         self.g_record.next = self.base.val();
         self.h1_rec.d.next = self.base.val();
         self.h1_eq.d.next = self.p2_eq.q.val().get_bits::<4>(0);
+        self.h1_from_base.d.next = !self.p2_eq.q.val().get_bit(3);
 
         // ---- H1..H3: each takes fwd0 when the event that made it (4, 3, 2 ahead) had this id.
         self.snap.next = self.h1_rec.q.val();
@@ -362,6 +430,9 @@ impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
         }
         self.h_event.next = self.h1_event.q.val();
         self.h_record.next = self.snap.val();
+        self.h_base.next = self.h1_rec.q.val();
+        self.h_fwd.next = self.fwd0_rec.q.val();
+        self.h_from_base.next = self.h1_from_base.q.val();
         self.h_eq1.next = self.h1_eq.q.val().get_bit(0);
         self.h_eq2.next = self.h1_eq.q.val().get_bit(1);
         self.h_eq3.next = self.h1_eq.q.val().get_bit(2);
@@ -393,6 +464,7 @@ impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
         }
         self.t_record.next = self.p3_base.d.val();
         self.p3_hit1.d.next = self.h3_eq.q.val().get_bit(0);
+        self.p3_hit1_n.d.next = !self.h3_eq.q.val().get_bit(0);
         self.p3_eq.d.next = self.h3_eq.q.val();
 
         // ---- S3 (the loop): the event right ahead's record if it had this id.
@@ -406,6 +478,7 @@ impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
             self.m_record.next = self.fwd0_rec.q.val();
         }
         self.m_hit1.next = self.p3_hit1.q.val();
+        self.m_hit1_n.next = self.p3_hit1_n.q.val();
         self.m_eq.next = self.p3_eq.q.val();
         self.fwd0_valid.d.next = self.p3_valid.q.val();
         self.fwd0_id.d.next = self.p3_id.q.val();

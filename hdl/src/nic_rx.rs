@@ -158,6 +158,9 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     h_psn: Signal<Local, Bits<32>>,
     h_slot: Signal<Local, Bits<16>>,
     h_epsn: Signal<Local, Bits<32>>,
+    /// The snapshot's EPSN again, picked by the shell's own copy of the pick flag: the far
+    /// test's select does not wait on the 377-bit select's net.
+    h_fepsn: Signal<Local, Bits<32>>,
     h_eslot: Signal<Local, Bits<16>>,
     /// The two slots on `log2 W` bits, for their compare (Yosys keeps a wide compare's
     /// constant-zero bits in its carry chain).
@@ -211,6 +214,12 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
     r1_eq2: DFF<Bit>,
     r1_eq3: DFF<Bit>,
     h_bm: Signal<Local, Bits<W>>,
+    /// The bitmaps of the two records the snapshot is picked from, and the packet's own slot
+    /// bit in each, picked after the two selects by the shell's own copy of the flag
+    /// (`h_from_base`): no 256-to-1 select behind the snapshot's.
+    h_bmb: Signal<Local, Bits<W>>,
+    h_bmf: Signal<Local, Bits<W>>,
+    h_own: Signal<Local, Bit>,
     /// The snapshot's slot holds the packet's lap bit (H1; whether it counts is H2's).
     r2_own: DFF<Bit>,
     r2_s1: DFF<Bit>,
@@ -523,6 +532,7 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             h_psn: Default::default(),
             h_slot: Default::default(),
             h_epsn: Default::default(),
+            h_fepsn: Default::default(),
             h_eslot: Default::default(),
             h_slot_l: Default::default(),
             h_eslot_l: Default::default(),
@@ -555,6 +565,9 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             r1_eq2: Default::default(),
             r1_eq3: Default::default(),
             h_bm: Default::default(),
+            h_bmb: Default::default(),
+            h_bmf: Default::default(),
+            h_own: Default::default(),
             r2_own: Default::default(),
             r2_s1: Default::default(),
             r2_s2: Default::default(),
@@ -878,9 +891,13 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         // bits equal, or the packet's one lap on, and the slots ordered accordingly. The
         // packet is never below the snapshot's EPSN where the answer is used.)
         self.h_hi.next = self.h_psn.val() & !self.cfg_slot_mask.val();
-        self.h_ehi.next = self.h_epsn.val() & !self.cfg_slot_mask.val();
+        self.h_fepsn.next = bit_cast::<32, 24>(self.pipe.h_fwd.val().get_bits::<24>(0));
+        if self.pipe.h_from_base.val() {
+            self.h_fepsn.next = bit_cast::<32, 24>(self.pipe.h_base.val().get_bits::<24>(0));
+        }
+        self.h_ehi.next = self.h_fepsn.val() & !self.cfg_slot_mask.val();
         self.h_slot_l.next = self.h_psn.val().get_bits::<L>(0);
-        self.h_eslot_l.next = self.h_epsn.val().get_bits::<L>(0);
+        self.h_eslot_l.next = self.h_fepsn.val().get_bits::<L>(0);
         self.h_slot_ge.next = self.h_slot_l.val() >= self.h_eslot_l.val();
         self.h_far.next = !(((self.h_hi.val() == self.h_ehi.val()) & self.h_slot_ge.val())
             | ((self.h_hi_m1.q.val() == self.h_ehi.val()) & !self.h_slot_ge.val()));
@@ -905,8 +922,13 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         self.h_held.next = !(self.h_bm.val() ^ self.h_lapr.val()) & self.h_same.val();
         self.r2_far.d.next = self.h_far.val();
         self.r2_empty.d.next = self.h_empty.val();
-        self.r2_own.d.next = self.h_bm.val().get_bit(self.h_slot.val().index())
-            == (self.h_psn.val() & self.cfg_window.val()).any();
+        self.h_bmb.next = self.pipe.h_base.val().get_bits::<W>(24);
+        self.h_bmf.next = self.pipe.h_fwd.val().get_bits::<W>(24);
+        self.h_own.next = self.h_bmf.val().get_bit(self.h_slot.val().index());
+        if self.pipe.h_from_base.val() {
+            self.h_own.next = self.h_bmb.val().get_bit(self.h_slot.val().index());
+        }
+        self.r2_own.d.next = self.h_own.val() == (self.h_psn.val() & self.cfg_window.val()).any();
         self.r2_s1.d.next = self.pipe.h_eq1.val() & self.r1_eq1.q.val();
         self.r2_s2.d.next = self.pipe.h_eq2.val() & !self.a1_open.val() & self.r1_eq2.q.val();
         self.r2_s3.d.next =
@@ -1071,12 +1093,13 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> Logic
         self.p_low_off.next = self.b_low_off.q.val();
         // (The event right ahead's hold flag is in `g_hold` now.)
         self.held_bit.next = self.r4_sh.q.val() | (self.r4_s1.q.val() & self.g_hold.q.val());
-        if self.pipe.m_hit1.val() & !self.f_use_b.q.val() {
+        // (On the shell's own copy of the flag, not `m_hit1`: that net also picks the record.)
+        if !self.pipe.m_hit1_n.val() & !self.f_use_b.q.val() {
             self.p_below.next = self.f_below.q.val();
             self.p_inwin.next = self.f_inwin.q.val();
             self.p_zero.next = self.f_zero.q.val();
         }
-        if self.pipe.m_hit1.val() {
+        if !self.pipe.m_hit1_n.val() {
             self.p_bytes.next = self.f_bytes.q.val();
             self.p_coal.next = self.f_coal.q.val();
             self.p_ge.next = self.f_ge.q.val();
