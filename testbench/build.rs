@@ -448,6 +448,20 @@ const DESIGNS: &[Design] = &[
         initial_psn: SACK_INITIAL_PSN,
     },
     Design {
+        name: "nic_rx_from_base_flipped",
+        block: "nic_rx",
+        config: nic_rx_small_config,
+        fault: Some(Fault::NicRxFromBaseFlipped),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
+        name: "nic_rx_hit1_copy_flipped",
+        block: "nic_rx",
+        config: nic_rx_small_config,
+        fault: Some(Fault::NicRxHit1CopyFlipped),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
         name: "nic_sender_default",
         block: "nic_sender",
         config: Config::default,

@@ -72,8 +72,8 @@ pub struct ContextPipeHold<const D: usize, const E: usize> {
     /// The two records `h_record` is picked from: the one S2 passed on (the events 5 or more
     /// ahead) and the one the event 4 ahead made; `h_from_base` is 1 when `h_record` is the
     /// first. The flag is a register of its own, kept inverted so that synthesis does not merge
-    /// it with the shell's: a user's narrow select on it does not load the 377-bit
-    /// select's net (the receive side's "W or more past" test, `docs/blocks/nic_rx.md`).
+    /// it with the shell's: a user's narrow select on it does not load the net of the
+    /// record's wide select (the receive side's "W or more past" test, `docs/blocks/nic_rx.md`).
     pub h_base: Signal<Out, Bits<D>>,
     pub h_fwd: Signal<Out, Bits<D>>,
     pub h_from_base: Signal<Out, Bit>,
@@ -112,6 +112,8 @@ pub struct ContextPipeHold<const D: usize, const E: usize> {
     cfg_init: Constant<Bits<D>>,
     /// Bit `d - 1`: forwarding at distance `d` is on (all on in products).
     cfg_fwd: Constant<Bits<8>>,
+    /// Bit 0: `h_from_base` stored with the wrong sense; bit 1: `m_hit1_n` (0 in products).
+    cfg_flip: Constant<Bits<2>>,
 
     ram: ContextRam<D>,
     sweeping: InitDff<Bit>,
@@ -214,6 +216,7 @@ impl<const D: usize, const E: usize> ContextPipeHold<D, E> {
             cfg_last: Constant::new(bits(u64::from(ids - 1))),
             cfg_init: Constant::new(init),
             cfg_fwd: Constant::new(bits(fwd)),
+            cfg_flip: Constant::new(bits(0)),
             ram: ContextRam::new(ids as usize).with_output_register_in_ebr(),
             sweeping: InitDff::new(true),
             sweep_tail: InitDff::new(true),
@@ -272,6 +275,14 @@ impl<const D: usize, const E: usize> ContextPipeHold<D, E> {
             base: Default::default(),
             snap: Default::default(),
         }
+    }
+
+    /// The same shell with its private copies of the pick flags stored with the wrong sense
+    /// (`h_from_base` when `from_base`, `m_hit1_n` when `hit1`): for the co-sim's broken
+    /// variants only, so that a user's selects on the copies are shown to be checked.
+    pub fn with_flag_copies_flipped(mut self, from_base: bool, hit1: bool) -> Self {
+        self.cfg_flip = Constant::new(bits(u64::from(from_base) | u64::from(hit1) << 1));
+        self
     }
 }
 
@@ -422,6 +433,9 @@ impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
         self.h1_rec.d.next = self.base.val();
         self.h1_eq.d.next = self.p2_eq.q.val().get_bits::<4>(0);
         self.h1_from_base.d.next = !self.p2_eq.q.val().get_bit(3);
+        if self.cfg_flip.val().get_bit(0) {
+            self.h1_from_base.d.next = self.p2_eq.q.val().get_bit(3);
+        }
 
         // ---- H1..H3: each takes fwd0 when the event that made it (4, 3, 2 ahead) had this id.
         self.snap.next = self.h1_rec.q.val();
@@ -465,6 +479,9 @@ impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
         self.t_record.next = self.p3_base.d.val();
         self.p3_hit1.d.next = self.h3_eq.q.val().get_bit(0);
         self.p3_hit1_n.d.next = !self.h3_eq.q.val().get_bit(0);
+        if self.cfg_flip.val().get_bit(1) {
+            self.p3_hit1_n.d.next = self.h3_eq.q.val().get_bit(0);
+        }
         self.p3_eq.d.next = self.h3_eq.q.val();
 
         // ---- S3 (the loop): the event right ahead's record if it had this id.

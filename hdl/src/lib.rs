@@ -108,6 +108,13 @@ pub enum Fault {
     /// `nic_rx`: the head variants' flags for the event behind are picked by the wrong wrap
     /// case (the flags made for a run that did not wrap when it did, and the other way).
     NicRxHeadWrapSwapped,
+    /// `nic_rx`: the context shell's copy of H1's pick flag (`h_from_base`) is stored with the
+    /// wrong sense, so the receive side's own selects on it (the far test's EPSN, the packet's
+    /// own slot bit) take the other source.
+    NicRxFromBaseFlipped,
+    /// `nic_rx`: the context shell's copy of `!m_hit1` (`m_hit1_n`) is stored with the wrong
+    /// sense, so the loop's prepared values are picked from the other source.
+    NicRxHit1CopyFlipped,
 }
 
 /// Generation options beyond the config.
@@ -480,11 +487,7 @@ fn sack_block(
 fn nic_rx_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
     let (mtu, coalesce) = (cfg.network.mtu_bytes, cfg.sack.ack_coalesce_bytes);
     let (conns, psn) = (cfg.nic.connections, opts.initial_psn);
-    let no_forward = match opts.fault {
-        Some(Fault::ContextPipeNoForward(d)) => Some(d),
-        _ => None,
-    };
-    let swap = opts.fault == Some(Fault::NicRxHeadWrapSwapped);
+    let fault = opts.fault;
     macro_rules! make {
         ($W:literal, $SB:literal) => {
             emit(nic_rx::NicRxRtl::<
@@ -492,7 +495,7 @@ fn nic_rx_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
                 $SB,
                 { ($W as usize).trailing_zeros() as usize },
                 { nic_rx::record_bits($W) },
-            >::new(conns, mtu, coalesce, psn, no_forward, swap))
+            >::new(conns, mtu, coalesce, psn, fault))
         };
     }
     let (w, sb) = (cfg.sack.rx_window, cfg.sack.sack_bits);

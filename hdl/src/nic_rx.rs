@@ -28,6 +28,7 @@ use rust_hdl::prelude::*;
 use crate::context_pipe_hold::{ContextPipeHold, COMPUTE_STAGE};
 use crate::free_search::FreeSearch;
 use crate::seq::PsnBelow;
+use crate::Fault;
 
 /// Event bits carried through the shell: open, malformed, probe, ack_req, ecn (bits 0..5),
 /// PSN (5..29), len (29..61), entropy (61..93), ts (93..125).
@@ -452,17 +453,27 @@ pub struct NicRxRtl<const W: usize, const SB: usize, const L: usize, const D: us
 }
 
 impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W, SB, L, D> {
-    /// `conns` connections, all with EPSN `initial_psn` after a sweep; `no_forward`: the
-    /// shell's forwarding distance to switch off, `swap_wrap`: the head variants' flags picked
-    /// by the wrong wrap case (the co-sim's broken variants only).
+    /// `conns` connections, all with EPSN `initial_psn` after a sweep; `fault`: a broken
+    /// variant for the co-sim's self-test (the shell's forwarding off at one distance, the head
+    /// variants' flags picked by the wrong wrap case, or one of the shell's flag copies stored
+    /// with the wrong sense); the faults of other blocks are ignored.
     pub fn new(
         conns: u32,
         mtu: u32,
         coalesce: u32,
         initial_psn: u32,
-        no_forward: Option<u32>,
-        swap_wrap: bool,
+        fault: Option<Fault>,
     ) -> Self {
+        let no_forward = match fault {
+            Some(Fault::ContextPipeNoForward(d)) => Some(d),
+            _ => None,
+        };
+        let swap_wrap = fault == Some(Fault::NicRxHeadWrapSwapped);
+        let pipe = ContextPipeHold::new(conns, initial_record::<W, D>(initial_psn), no_forward)
+            .with_flag_copies_flipped(
+                fault == Some(Fault::NicRxFromBaseFlipped),
+                fault == Some(Fault::NicRxHit1CopyFlipped),
+            );
         assert_eq!(1 << L, W);
         assert_eq!(D, record_bits(W));
         let mut ones = Bits::<W>::default();
@@ -528,7 +539,7 @@ impl<const W: usize, const SB: usize, const L: usize, const D: usize> NicRxRtl<W
             cfg_off_lv: c16(off_lv),
             cfg_off_low: c16(off_lv + 1),
             cfg_off_coal: c16(off_lv + 25),
-            pipe: ContextPipeHold::new(conns, initial_record::<W, D>(initial_psn), no_forward),
+            pipe,
             h_psn: Default::default(),
             h_slot: Default::default(),
             h_epsn: Default::default(),

@@ -9,8 +9,9 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use testbench::configs::{nic_rx_small_config, SACK_INITIAL_PSN};
 use testbench::designs::{
-    NicRxHeadWrapSwapped, NicRxNoForward1, NicRxNoForward2, NicRxNoForward3, NicRxNoForward4,
-    NicRxNoForward5, NicRxNoForward6, NicRxNoForward7, NicRxSmall,
+    NicRxFromBaseFlipped, NicRxHeadWrapSwapped, NicRxHit1CopyFlipped, NicRxNoForward1,
+    NicRxNoForward2, NicRxNoForward3, NicRxNoForward4, NicRxNoForward5, NicRxNoForward6,
+    NicRxNoForward7, NicRxSmall,
 };
 use testbench::nic_rx::{stimulus, Block, Cycle};
 use testbench::{assert_fault_is_caught, cosim_proptest, cycles_budget, Dut};
@@ -68,4 +69,10 @@ fn nic_rx_broken_variants_are_caught() {
     // The flags for the event behind a head (`HeadVariant`) picked by the wrong wrap case.
     let text = assert_fault_is_caught(NicRxHeadWrapSwapped::new, NicRxSmall::new, model, &stim);
     println!("head flags picked by the wrong wrap case:\n{text}");
+    // The shell's private flag copies (`h_from_base`, `m_hit1_n`) stored with the wrong
+    // sense: the selects the receive side makes on them alone are checked too.
+    let text = assert_fault_is_caught(NicRxFromBaseFlipped::new, NicRxSmall::new, model, &stim);
+    println!("H1's pick flag copy flipped:\n{text}");
+    let text = assert_fault_is_caught(NicRxHit1CopyFlipped::new, NicRxSmall::new, model, &stim);
+    println!("the loop's hit flag copy flipped:\n{text}");
 }
