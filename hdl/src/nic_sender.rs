@@ -41,7 +41,8 @@ use rust_hdl::prelude::*;
 use crate::context_pipe_hold::{ContextPipeHold, COMPUTE_STAGE};
 use crate::first_set::FirstSet;
 use crate::widgets::{
-    BackRange, PrefixOr, RunBelow, SegmentFlag, TopLookup, TopTable, WindowByCount, WindowOpen,
+    BackRange, PrefixOr, RunBelow, SegmentFlag, TopLookup, TopTable, WindowCountTest, WindowOpen,
+    WindowThresholds, WINDOW_THR_BITS,
 };
 
 /// The events ahead whose repositions unsettle an event: the model's settling distance less
@@ -1456,6 +1457,17 @@ pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     pub m_next: Signal<Out, Bits<D>>,
     /// The results, packed as [`HEAD_FLAGS`] says.
     pub m_flags: Signal<Out, Bits<HEAD_FLAGS>>,
+    /// Settled only: `m_next` and `m_flags` as they are when the window lets a retransmission
+    /// go (the same as those when none is due). The window test by the lost count is the
+    /// caller's, a stage later, on `m_n` and `m_thr`: `m_next` and `m_flags` are the outcome
+    /// with the window shut to it.
+    pub m_next_r: Signal<Out, Bits<D>>,
+    pub m_flags_r: Signal<Out, Bits<HEAD_FLAGS>>,
+    /// Settled only: the lost PSNs counted.
+    pub m_n: Signal<Out, Bits<16>>,
+    /// Settled only: the window's thresholds on that count ([`WindowThresholds`]), for the
+    /// flight as the short packet's loss makes it.
+    pub m_thr: Signal<Out, Bits<WINDOW_THR_BITS>>,
 
     cfg_psn_mask: Constant<Bits<32>>,
     cfg_w: Constant<Bits<16>>,
@@ -1519,11 +1531,21 @@ pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     short_slot: Signal<Local, Bits<16>>,
     short_lost: Signal<Local, Bit>,
     lost_bytes: Signal<Local, Bits<32>>,
+    n32: Signal<Local, Bits<32>>,
+    /// `n M`, `(n - 1) M` and `(n - 2) M`: the lost bytes are these, or one of them ORed with
+    /// the short packet's length, with no sum after the count.
+    nm0: Signal<Local, Bits<32>>,
+    nm1: Signal<Local, Bits<32>>,
+    nm2: Signal<Local, Bits<32>>,
+    slen32: Signal<Local, Bits<32>>,
     raw: Signal<Local, Bits<32>>,
     /// The window test by count (settled): `flight - lost < cwnd` as thresholds on the
-    /// lost count made beside its popcount.
-    win_x0: WindowByCount,
-    win_x1: WindowByCount,
+    /// lost count made beside its popcount, tested by the caller a stage later.
+    thr_x0: WindowThresholds,
+    thr_x1: WindowThresholds,
+    thr: Signal<Local, Bits<WINDOW_THR_BITS>>,
+    /// The same test with nothing lost (new data is sent only then).
+    win_z: WindowCountTest,
     lost_any: Signal<Local, Bit>,
     win: WindowOpen,
     win_open: Signal<Local, Bit>,
@@ -1538,7 +1560,7 @@ pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     bs_mtu: Signal<Local, Bits<32>>,
     bs_slen: Signal<Local, Bits<32>>,
     do_probe: Signal<Local, Bit>,
-    do_retx: Signal<Local, Bit>,
+    retx_cand: Signal<Local, Bit>,
     can_new: Signal<Local, Bit>,
     c_bsent: Signal<Local, Bits<32>>,
     c_pts: Signal<Local, Bits<32>>,
@@ -1547,12 +1569,18 @@ pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     c_sv: Signal<Local, Bit>,
     c_lost_bytes: Signal<Local, Bits<32>>,
     tx_psn: Signal<Local, Bits<32>>,
-    tx_len: Signal<Local, Bits<32>>,
     tx_kind: Signal<Local, Bits<2>>,
     c_view: Signal<Local, Bits<32>>,
+    r_bsent: Signal<Local, Bits<32>>,
+    r_rtxb: Signal<Local, Bits<16>>,
+    r_lost_bytes: Signal<Local, Bits<32>>,
+    r_len: Signal<Local, Bits<32>>,
+    r_psn: Signal<Local, Bits<32>>,
     opened: Signal<Local, Bit>,
     next: Signal<Local, Bits<D>>,
+    next_r: Signal<Local, Bits<D>>,
     flags: Signal<Local, Bits<HEAD_FLAGS>>,
+    flags_r: Signal<Local, Bits<HEAD_FLAGS>>,
 }
 
 impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
@@ -1584,6 +1612,10 @@ impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
             s_flags: Default::default(),
             m_next: Default::default(),
             m_flags: Default::default(),
+            m_next_r: Default::default(),
+            m_flags_r: Default::default(),
+            m_n: Default::default(),
+            m_thr: Default::default(),
             cfg_psn_mask: c32(0xFF_FFFF),
             cfg_w: c16(W as u64),
             cfg_slot_mask: c16(W as u64 - 1),
@@ -1641,9 +1673,16 @@ impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
             short_slot: Default::default(),
             short_lost: Default::default(),
             lost_bytes: Default::default(),
+            n32: Default::default(),
+            nm0: Default::default(),
+            nm1: Default::default(),
+            nm2: Default::default(),
+            slen32: Default::default(),
             raw: Default::default(),
-            win_x0: WindowByCount::new(k.mtu_log2),
-            win_x1: WindowByCount::new(k.mtu_log2),
+            thr_x0: WindowThresholds::new(k.mtu_log2),
+            thr_x1: WindowThresholds::new(k.mtu_log2),
+            thr: Default::default(),
+            win_z: Default::default(),
             lost_any: Default::default(),
             win: Default::default(),
             win_open: Default::default(),
@@ -1658,7 +1697,7 @@ impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
             bs_mtu: Default::default(),
             bs_slen: Default::default(),
             do_probe: Default::default(),
-            do_retx: Default::default(),
+            retx_cand: Default::default(),
             can_new: Default::default(),
             c_bsent: Default::default(),
             c_pts: Default::default(),
@@ -1667,12 +1706,18 @@ impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
             c_sv: Default::default(),
             c_lost_bytes: Default::default(),
             tx_psn: Default::default(),
-            tx_len: Default::default(),
             tx_kind: Default::default(),
             c_view: Default::default(),
+            r_bsent: Default::default(),
+            r_rtxb: Default::default(),
+            r_lost_bytes: Default::default(),
+            r_len: Default::default(),
+            r_psn: Default::default(),
             opened: Default::default(),
             next: Default::default(),
+            next_r: Default::default(),
             flags: Default::default(),
+            flags_r: Default::default(),
         }
     }
 }
@@ -1739,10 +1784,17 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
                 & self.cfg_slot_mask.val();
         self.short_lost.next = self.short_in.val()
             & !(self.a_acked.val() & (self.cfg_one_w.val() << self.short_slot.val())).any();
-        self.lost_bytes.next = bit_cast::<32, 16>(self.n_lost.val()) << self.cfg_mtu_log2.val();
+        // The lost bytes are `n M`, less `M - short_len` when the short packet is lost. A
+        // short packet is shorter than M (and at least a byte), so that is `(n - 1) M` with
+        // the length in its low bits: an OR, not a sum, after the count (mod 2^32 as before).
+        self.n32.next = bit_cast::<32, 16>(self.n_lost.val());
+        self.nm0.next = self.n32.val() << self.cfg_mtu_log2.val();
+        self.nm1.next = (self.n32.val() - 1_usize.to_bits::<32>()) << self.cfg_mtu_log2.val();
+        self.nm2.next = (self.n32.val() - 2_usize.to_bits::<32>()) << self.cfg_mtu_log2.val();
+        self.slen32.next = bit_cast::<32, 16>(self.slen.val());
+        self.lost_bytes.next = self.nm0.val();
         if self.short_lost.val() {
-            self.lost_bytes.next =
-                self.lost_bytes.val() - self.cfg_mtu.val() + bit_cast::<32, 16>(self.slen.val());
+            self.lost_bytes.next = self.nm1.val() | self.slen32.val();
         }
         // An unsettled event reads the lost bytes of the view (the last settled event's). The
         // window is tested for a transmit only: its flight is the transmit record's.
@@ -1755,18 +1807,21 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
         self.win.s_cwnd.next = self.cwnd.val();
         // Settled, by count (no sum after the popcount): raw = flight - lost bytes (mod 2^32)
         // is X - n M with X = flight, plus M - short_len when the short packet is lost
-        // (`WindowByCount`), made for both and picked by that flag after the count.
-        self.win_x0.s_x.next = self.t_flight.val();
-        self.win_x1.s_x.next =
+        // (`WindowThresholds`), made for both and picked by that flag. The caller tests the
+        // count against them a stage later (`m_n`, `m_thr`), for a retransmission; new data
+        // goes only when nothing is lost (n = 0), tested here.
+        self.thr_x0.s_x.next = self.t_flight.val();
+        self.thr_x1.s_x.next =
             self.t_flight.val() + self.cfg_mtu.val() - bit_cast::<32, 16>(self.slen.val());
-        self.win_x0.s_cwnd.next = self.cwnd.val();
-        self.win_x1.s_cwnd.next = self.cwnd.val();
-        self.win_x0.s_n.next = self.n_lost.val();
-        self.win_x1.s_n.next = self.n_lost.val();
-        self.win_open.next = self.win_x0.m_open.val();
+        self.thr_x0.s_cwnd.next = self.cwnd.val();
+        self.thr_x1.s_cwnd.next = self.cwnd.val();
+        self.thr.next = self.thr_x0.m_thr.val();
         if self.short_lost.val() {
-            self.win_open.next = self.win_x1.m_open.val();
+            self.thr.next = self.thr_x1.m_thr.val();
         }
+        self.win_z.s_thr.next = self.thr.val();
+        self.win_z.s_n.next = 0.into();
+        self.win_open.next = self.win_z.m_open.val();
         if self.unsettled.val() {
             self.win_open.next = self.win.m_open.val();
         }
@@ -1800,16 +1855,21 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
             & (self.shb.val() < self.a_out.val())
             & (self.short_off.val() >= self.rtx_off.val());
         self.p_short.next = self.short_cand.val() & (self.p_slot.val() == self.short_slot.val());
-        self.lb_mtu.next = self.lost_bytes.val() - self.cfg_mtu.val();
-        self.lb_slen.next = self.lost_bytes.val() - bit_cast::<32, 16>(self.slen.val());
+        // The lost bytes less a packet's: `lost - M` and `lost - short_len`, as above.
+        self.lb_mtu.next = self.nm1.val();
+        self.lb_slen.next = self.nm0.val() - self.slen32.val();
+        if self.short_lost.val() {
+            self.lb_mtu.next = self.nm2.val() | self.slen32.val();
+            self.lb_slen.next = self.nm1.val();
+        }
         self.bs_mtu.next = self.bsent.val() + self.cfg_mtu.val();
-        self.bs_slen.next = self.bsent.val() + bit_cast::<32, 16>(self.slen.val());
+        self.bs_slen.next = self.bsent.val() + self.slen32.val();
         self.do_probe.next = self.is_tx.val() & self.probe_due.val();
-        self.do_retx.next = self.is_tx.val()
+        // A retransmission, if the window lets it go (the caller's test).
+        self.retx_cand.next = self.is_tx.val()
             & !self.probe_due.val()
             & !self.unsettled.val()
-            & self.lost_all.any.val()
-            & self.win_open.val();
+            & self.lost_all.any.val();
         // New data, but for the backlog (the tail's, at S3): a settled event has no lost PSN,
         // an unsettled one no lost bytes in its view.
         self.can_new.next = self.is_tx.val()
@@ -1818,7 +1878,8 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
             & self.win_open.val()
             & (self.t_out.val() < self.cfg_w.val());
 
-        // ---- State C (a probe or a retransmission; new data is the tail's).
+        // ---- State C (a probe; new data is the tail's) and, for the window open, a
+        // retransmission's.
         self.c_bsent.next = self.bsent.val();
         self.c_pts.next = self.a_pts.val();
         self.c_asp.next = self.a_asp.val();
@@ -1826,7 +1887,6 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
         self.c_sv.next = self.sv.val();
         self.c_lost_bytes.next = self.lost_bytes.val();
         self.tx_psn.next = 0.into();
-        self.tx_len.next = 0.into();
         self.tx_kind.next = 0.into();
         if self.do_probe.val() {
             self.c_pts.next = self.now.val();
@@ -1834,19 +1894,16 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
             self.tx_psn.next = self.una_b.val();
             self.tx_kind.next = 2_usize.to_bits::<2>();
         }
-        if self.do_retx.val() {
-            self.c_rtxb.next = self.rtxb_k.val() - self.p_slot.val();
-            self.c_bsent.next = self.bs_mtu.val();
-            self.c_lost_bytes.next = self.lb_mtu.val();
-            self.tx_len.next = self.cfg_mtu.val();
-            if self.p_short.val() {
-                self.c_bsent.next = self.bs_slen.val();
-                self.c_lost_bytes.next = self.lb_slen.val();
-                self.tx_len.next = bit_cast::<32, 16>(self.slen.val());
-            }
-            self.tx_psn.next = self.psn_hi.val() | bit_cast::<32, 16>(self.p_slot.val());
-            self.tx_kind.next = 1_usize.to_bits::<2>();
+        self.r_rtxb.next = self.rtxb_k.val() - self.p_slot.val();
+        self.r_bsent.next = self.bs_mtu.val();
+        self.r_lost_bytes.next = self.lb_mtu.val();
+        self.r_len.next = self.cfg_mtu.val();
+        if self.p_short.val() {
+            self.r_bsent.next = self.bs_slen.val();
+            self.r_lost_bytes.next = self.lb_slen.val();
+            self.r_len.next = self.slen32.val();
         }
+        self.r_psn.next = self.psn_hi.val() | bit_cast::<32, 16>(self.p_slot.val());
         // The short packet is forgotten once snd_una has passed it.
         if self.shb.val() >= self.a_out.val() {
             self.c_sv.next = false;
@@ -1872,30 +1929,52 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
             self.next.next = bit_cast::<D, 32>(self.open_psn.val());
         }
         self.m_next.next = self.next.val();
+        // A retransmission's (a transmit: not an open, no probe; its probe clock and ACK
+        // request as the record's).
+        self.next_r.next = self.next.val();
+        if self.retx_cand.val() {
+            self.next_r.next = (self.rec.val() & self.cfg_keep.val())
+                | (bit_cast::<D, 32>(self.r_bsent.val()) << 24)
+                | (bit_cast::<D, 32>(self.c_pts.val()) << 120)
+                | (bit_cast::<D, 16>(self.r_rtxb.val() & self.cfg_mask_lo.val())
+                    << self.cfg_off_rtx.val())
+                | (bit_cast::<D, 32>(self.r_lost_bytes.val()) << self.cfg_off_view.val());
+            self.next_r.next = self.next_r.val().replace_bit(216, self.c_asp.val());
+            self.next_r.next = self.next_r.val().replace_bit(219, self.c_sv.val());
+        }
+        self.m_next_r.next = self.next_r.val();
+        self.m_n.next = self.n_lost.val();
+        self.m_thr.next = self.thr.val();
 
         // ---- The results, packed (HEAD_FLAGS): the earlier stages' and the transmit's.
         self.flags.next = self.s_flags.val()
             | (bit_cast::<HEAD_FLAGS, 2>(self.tx_kind.val()) << 5)
-            | (bit_cast::<HEAD_FLAGS, 32>(self.tx_psn.val()) << 44)
-            | (bit_cast::<HEAD_FLAGS, 32>(self.tx_len.val()) << 76);
+            | (bit_cast::<HEAD_FLAGS, 32>(self.tx_psn.val()) << 44);
         self.flags.next = self.flags.val().replace_bit(0, self.opened.val());
         self.flags.next = self
             .flags
             .val()
             .replace_bit(1, self.is_open.val() & self.open_wide.val());
-        self.flags.next = self
-            .flags
-            .val()
-            .replace_bit(4, self.do_probe.val() | self.do_retx.val());
+        self.flags.next = self.flags.val().replace_bit(4, self.do_probe.val());
         self.flags.next = self.flags.val().replace_bit(
             10,
-            self.s_flags.val().get_bit(10)
-                | self.opened.val()
-                | self.do_probe.val()
-                | self.do_retx.val(),
+            self.s_flags.val().get_bit(10) | self.opened.val() | self.do_probe.val(),
         );
         self.flags.next = self.flags.val().replace_bit(11, self.can_new.val());
         self.m_flags.next = self.flags.val();
+        self.flags_r.next = self.flags.val();
+        if self.retx_cand.val() {
+            self.flags_r.next = self.s_flags.val()
+                | (1_usize.to_bits::<HEAD_FLAGS>() << 5)
+                | (bit_cast::<HEAD_FLAGS, 32>(self.r_psn.val()) << 44)
+                | (bit_cast::<HEAD_FLAGS, 32>(self.r_len.val()) << 76);
+            self.flags_r.next = self.flags_r.val().replace_bit(0, false);
+            self.flags_r.next = self.flags_r.val().replace_bit(1, false);
+            self.flags_r.next = self.flags_r.val().replace_bit(4, true);
+            self.flags_r.next = self.flags_r.val().replace_bit(10, true);
+            self.flags_r.next = self.flags_r.val().replace_bit(11, false);
+        }
+        self.m_flags_r.next = self.flags_r.val();
     }
 }
 
@@ -2046,6 +2125,13 @@ pub struct NicSenderRtl<
     /// What H3's `SenderPick` made, into S3.
     settled_rec_s3: DFF<Bits<D>>,
     settled_flags_s3: DFF<Bits<HEAD_FLAGS>>,
+    /// The settled outcome with the window open to a retransmission, and the lost count and
+    /// thresholds it is tested by at S3 (`WindowCountTest`).
+    settled_rec_r_s3: DFF<Bits<D>>,
+    settled_flags_r_s3: DFF<Bits<HEAD_FLAGS>>,
+    settled_n_s3: DFF<Bits<16>>,
+    settled_thr_s3: DFF<Bits<WINDOW_THR_BITS>>,
+    win_s3: WindowCountTest,
     /// S3: the unsettled head's `snd_nxt - base` and `snd_nxt - EPSN` for each record S3 can
     /// take: the H3 record's (`*_p3`, made at H3) and the one the event right ahead makes
     /// (`*_f`, made beside its loop: its head's `snd_nxt`, plus 1 when it sends new data).
@@ -2280,6 +2366,11 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             st3_flags: Default::default(),
             settled_rec_s3: Default::default(),
             settled_flags_s3: Default::default(),
+            settled_rec_r_s3: Default::default(),
+            settled_flags_r_s3: Default::default(),
+            settled_n_s3: Default::default(),
+            settled_thr_s3: Default::default(),
+            win_s3: Default::default(),
             b_p3: Default::default(),
             e_p3: Default::default(),
             b_f: Default::default(),
@@ -2761,6 +2852,10 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             st3_flags,
             settled_rec_s3,
             settled_flags_s3,
+            settled_rec_r_s3,
+            settled_flags_r_s3,
+            settled_n_s3,
+            settled_thr_s3,
             b_p3,
             e_p3,
             b_f,
@@ -2963,6 +3058,10 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self.pick.s_flags.next = self.st3_flags.q.val();
         self.settled_rec_s3.d.next = self.pick.m_next.val();
         self.settled_flags_s3.d.next = self.pick.m_flags.val();
+        self.settled_rec_r_s3.d.next = self.pick.m_next_r.val();
+        self.settled_flags_r_s3.d.next = self.pick.m_flags_r.val();
+        self.settled_n_s3.d.next = self.pick.m_n.val();
+        self.settled_thr_s3.d.next = self.pick.m_thr.val();
 
         // ---- S3: unsettled, one of the 4 events ahead (each forwarded to this one) had its id
         // and repositioned it (the eq bits and the reposition bits are registers: one AND-OR);
@@ -3027,8 +3126,16 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self.pick_loop.s_hole_counts.next = 0.into();
         self.pick_loop.s_slot_rtx.next = self.loss_loop.m_slot_rtx.val();
         self.pick_loop.s_flags.next = self.loss_loop.m_flags.val();
+        // Settled: the window test by the lost count, from registers (H3 made the count, the
+        // thresholds and both outcomes), picks the retransmission's outcome.
+        self.win_s3.s_thr.next = self.settled_thr_s3.q.val();
+        self.win_s3.s_n.next = self.settled_n_s3.q.val();
         self.sel_rec.next = self.settled_rec_s3.q.val();
         self.sel_flags.next = self.settled_flags_s3.q.val();
+        if self.win_s3.m_open.val() {
+            self.sel_rec.next = self.settled_rec_r_s3.q.val();
+            self.sel_flags.next = self.settled_flags_r_s3.q.val();
+        }
         if self.unsettled.val() {
             self.sel_rec.next = self.pick_loop.m_next.val();
             self.sel_flags.next = self.pick_loop.m_flags.val();

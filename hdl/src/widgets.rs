@@ -338,7 +338,9 @@ impl Logic for WindowOpen {
 /// With `n M < 2^31` (`rx_window <= 4096`, `mtu <= 16384`), `WindowOpen` (cwnd != 0 and raw's
 /// sign bit or `raw < cwnd`) is, as integers, `Y = X - n M` below cwnd (`X < cwnd`, or
 /// `n > (X - cwnd) / M`) or `Y` at least 2^31 (`X`'s top bit and `n <= (X - 2^31) / M`): two
-/// thresholds made from `X` and the window, each compared with `n` once it is counted.
+/// thresholds made from `X` and the window ([`WindowThresholds`]), each compared with `n` once
+/// it is counted ([`WindowCountTest`]). The two halves are apart so that a pipeline can
+/// register the thresholds with the count and test them a stage later.
 #[derive(LogicBlock)]
 pub struct WindowByCount {
     /// `X`: the flight plus what the lost packets' lengths fall short of `n M`.
@@ -349,13 +351,8 @@ pub struct WindowByCount {
     pub s_n: Signal<In, Bits<16>>,
     /// A packet may go.
     pub m_open: Signal<Out, Bit>,
-    cfg_mtu_log2: Constant<Bits<16>>,
-    cfg_low31: Constant<Bits<32>>,
-    d_xc: Signal<Local, Bits<33>>,
-    t_xc: Signal<Local, Bits<32>>,
-    t_x2: Signal<Local, Bits<32>>,
-    open_lt: Signal<Local, Bit>,
-    open_neg: Signal<Local, Bit>,
+    thresholds: WindowThresholds,
+    count_test: WindowCountTest,
 }
 
 impl WindowByCount {
@@ -366,13 +363,8 @@ impl WindowByCount {
             s_cwnd: Default::default(),
             s_n: Default::default(),
             m_open: Default::default(),
-            cfg_mtu_log2: Constant::new(Bits::<16>::from(u64::from(mtu_log2))),
-            cfg_low31: Constant::new(Bits::<32>::from(0x7FFF_FFFF_u64)),
-            d_xc: Default::default(),
-            t_xc: Default::default(),
-            t_x2: Default::default(),
-            open_lt: Default::default(),
-            open_neg: Default::default(),
+            thresholds: WindowThresholds::new(mtu_log2),
+            count_test: Default::default(),
         }
     }
 }
@@ -380,16 +372,102 @@ impl WindowByCount {
 impl Logic for WindowByCount {
     #[hdl_gen]
     fn update(&mut self) {
+        self.thresholds.s_x.next = self.s_x.val();
+        self.thresholds.s_cwnd.next = self.s_cwnd.val();
+        self.count_test.s_thr.next = self.thresholds.m_thr.val();
+        self.count_test.s_n.next = self.s_n.val();
+        self.m_open.next = self.count_test.m_open.val();
+    }
+}
+
+/// Bits of [`WindowThresholds`]' word: 0..16 the first threshold's low bits, 16 it is 2^16
+/// or more, 17 `X < cwnd`, 18..34 the second threshold's low bits, 34 it is 2^16 or more, 35
+/// `X`'s top bit, 36 the window is not 0.
+pub const WINDOW_THR_BITS: usize = 37;
+
+/// [`WindowByCount`]'s first half (combinational): the two thresholds on the lost count, made
+/// from `X` and the window alone, packed ([`WINDOW_THR_BITS`]).
+#[derive(LogicBlock)]
+pub struct WindowThresholds {
+    /// `X`: the flight plus what the lost packets' lengths fall short of `n M`.
+    pub s_x: Signal<In, Bits<32>>,
+    /// The window, bytes.
+    pub s_cwnd: Signal<In, Bits<32>>,
+    /// The thresholds, packed.
+    pub m_thr: Signal<Out, Bits<WINDOW_THR_BITS>>,
+    cfg_mtu_log2: Constant<Bits<16>>,
+    cfg_low31: Constant<Bits<32>>,
+    d_xc: Signal<Local, Bits<33>>,
+    t_xc: Signal<Local, Bits<32>>,
+    t_x2: Signal<Local, Bits<32>>,
+    word: Signal<Local, Bits<WINDOW_THR_BITS>>,
+}
+
+impl WindowThresholds {
+    /// The thresholds for packets of `2^mtu_log2` bytes.
+    pub fn new(mtu_log2: u32) -> Self {
+        WindowThresholds {
+            s_x: Default::default(),
+            s_cwnd: Default::default(),
+            m_thr: Default::default(),
+            cfg_mtu_log2: Constant::new(Bits::<16>::from(u64::from(mtu_log2))),
+            cfg_low31: Constant::new(Bits::<32>::from(0x7FFF_FFFF_u64)),
+            d_xc: Default::default(),
+            t_xc: Default::default(),
+            t_x2: Default::default(),
+            word: Default::default(),
+        }
+    }
+}
+
+impl Logic for WindowThresholds {
+    #[hdl_gen]
+    fn update(&mut self) {
         self.d_xc.next = bit_cast::<33, 32>(self.s_x.val()) - bit_cast::<33, 32>(self.s_cwnd.val());
         self.t_xc.next = bit_cast::<32, 33>(self.d_xc.val()) >> self.cfg_mtu_log2.val();
         self.t_x2.next = (self.s_x.val() & self.cfg_low31.val()) >> self.cfg_mtu_log2.val();
-        self.open_lt.next = self.d_xc.val().get_bit(32)
-            | (!(self.t_xc.val() >> 16).any()
-                & (self.s_n.val() > bit_cast::<16, 32>(self.t_xc.val())));
-        self.open_neg.next = self.s_x.val().get_bit(31)
-            & ((self.t_x2.val() >> 16).any()
-                | (self.s_n.val() <= bit_cast::<16, 32>(self.t_x2.val())));
-        self.m_open.next = self.s_cwnd.val().any() & (self.open_lt.val() | self.open_neg.val());
+        self.word.next = bit_cast::<WINDOW_THR_BITS, 16>(bit_cast::<16, 32>(self.t_xc.val()))
+            | (bit_cast::<WINDOW_THR_BITS, 16>(bit_cast::<16, 32>(self.t_x2.val())) << 18);
+        self.word.next = self
+            .word
+            .val()
+            .replace_bit(16, (self.t_xc.val() >> 16).any());
+        self.word.next = self.word.val().replace_bit(17, self.d_xc.val().get_bit(32));
+        self.word.next = self
+            .word
+            .val()
+            .replace_bit(34, (self.t_x2.val() >> 16).any());
+        self.word.next = self.word.val().replace_bit(35, self.s_x.val().get_bit(31));
+        self.word.next = self.word.val().replace_bit(36, self.s_cwnd.val().any());
+        self.m_thr.next = self.word.val();
+    }
+}
+
+/// [`WindowByCount`]'s second half (combinational): the lost count against the thresholds
+/// ([`WindowThresholds`]): two 16-bit compares and the flags.
+#[derive(LogicBlock, Default)]
+pub struct WindowCountTest {
+    /// The thresholds, packed ([`WINDOW_THR_BITS`]).
+    pub s_thr: Signal<In, Bits<WINDOW_THR_BITS>>,
+    /// `n`: the lost PSNs counted.
+    pub s_n: Signal<In, Bits<16>>,
+    /// A packet may go.
+    pub m_open: Signal<Out, Bit>,
+    open_lt: Signal<Local, Bit>,
+    open_neg: Signal<Local, Bit>,
+}
+
+impl Logic for WindowCountTest {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.open_lt.next = self.s_thr.val().get_bit(17)
+            | (!self.s_thr.val().get_bit(16)
+                & (self.s_n.val() > self.s_thr.val().get_bits::<16>(0)));
+        self.open_neg.next = self.s_thr.val().get_bit(35)
+            & (self.s_thr.val().get_bit(34)
+                | (self.s_n.val() <= self.s_thr.val().get_bits::<16>(18)));
+        self.m_open.next =
+            self.s_thr.val().get_bit(36) & (self.open_lt.val() | self.open_neg.val());
     }
 }
 
