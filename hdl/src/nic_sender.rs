@@ -1429,7 +1429,8 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
 
 /// The head's third stage (combinational): the lost PSNs counted and their bytes, the window
 /// test, the transmit's choice (a due probe, else the lowest lost PSN, else new data for the
-/// tail), the record and the results packed. `W`, `D`, `E` as [`NicSenderRtl`]'s.
+/// tail), the record and the results packed. A settled retransmission's window test (the lost
+/// count against the thresholds) is left to the caller, a stage later: both outcomes go out. `W`, `D`, `E` as [`NicSenderRtl`]'s.
 #[derive(LogicBlock)]
 pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     /// The record after the SACK and the timeout (`SenderLoss::m_record`).
@@ -1577,6 +1578,7 @@ pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     r_len: Signal<Local, Bits<32>>,
     r_psn: Signal<Local, Bits<32>>,
     opened: Signal<Local, Bit>,
+    kept: Signal<Local, Bits<D>>,
     next: Signal<Local, Bits<D>>,
     next_r: Signal<Local, Bits<D>>,
     flags: Signal<Local, Bits<HEAD_FLAGS>>,
@@ -1714,6 +1716,7 @@ impl<const W: usize, const D: usize, const E: usize> SenderPick<W, D, E> {
             r_len: Default::default(),
             r_psn: Default::default(),
             opened: Default::default(),
+            kept: Default::default(),
             next: Default::default(),
             next_r: Default::default(),
             flags: Default::default(),
@@ -1917,30 +1920,29 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
 
         // ---- The record written back (an open: the fresh record at its PSN).
         self.opened.next = self.is_open.val() & !self.open_wide.val();
-        self.next.next = (self.rec.val() & self.cfg_keep.val())
+        // The fields both outcomes share (a retransmission is a transmit: no probe, so its
+        // probe clock and ACK request are these), then each one's own.
+        self.kept.next =
+            (self.rec.val() & self.cfg_keep.val()) | (bit_cast::<D, 32>(self.c_pts.val()) << 120);
+        self.kept.next = self.kept.val().replace_bit(216, self.c_asp.val());
+        self.kept.next = self.kept.val().replace_bit(219, self.c_sv.val());
+        self.next.next = self.kept.val()
             | (bit_cast::<D, 32>(self.c_bsent.val()) << 24)
-            | (bit_cast::<D, 32>(self.c_pts.val()) << 120)
             | (bit_cast::<D, 16>(self.c_rtxb.val() & self.cfg_mask_lo.val())
                 << self.cfg_off_rtx.val())
             | (bit_cast::<D, 32>(self.c_view.val()) << self.cfg_off_view.val());
-        self.next.next = self.next.val().replace_bit(216, self.c_asp.val());
-        self.next.next = self.next.val().replace_bit(219, self.c_sv.val());
         if self.opened.val() {
             self.next.next = bit_cast::<D, 32>(self.open_psn.val());
         }
         self.m_next.next = self.next.val();
-        // A retransmission's (a transmit: not an open, no probe; its probe clock and ACK
-        // request as the record's).
+        // A retransmission's (a transmit: not an open).
         self.next_r.next = self.next.val();
         if self.retx_cand.val() {
-            self.next_r.next = (self.rec.val() & self.cfg_keep.val())
+            self.next_r.next = self.kept.val()
                 | (bit_cast::<D, 32>(self.r_bsent.val()) << 24)
-                | (bit_cast::<D, 32>(self.c_pts.val()) << 120)
                 | (bit_cast::<D, 16>(self.r_rtxb.val() & self.cfg_mask_lo.val())
                     << self.cfg_off_rtx.val())
                 | (bit_cast::<D, 32>(self.r_lost_bytes.val()) << self.cfg_off_view.val());
-            self.next_r.next = self.next_r.val().replace_bit(216, self.c_asp.val());
-            self.next_r.next = self.next_r.val().replace_bit(219, self.c_sv.val());
         }
         self.m_next_r.next = self.next_r.val();
         self.m_n.next = self.n_lost.val();
