@@ -546,6 +546,13 @@ const DESIGNS: &[Design] = &[
         initial_psn: SACK_INITIAL_PSN,
     },
     Design {
+        name: "nic_sender_retx_always",
+        block: "nic_sender",
+        config: nic_sender_small_config,
+        fault: Some(Fault::NicSenderRetxAlways),
+        initial_psn: SACK_INITIAL_PSN,
+    },
+    Design {
         name: "nic_tx_small",
         block: "nic_tx",
         config: nic_sender_small_config,

@@ -102,6 +102,9 @@ pub enum Fault {
     /// `nic_sender`: the reposition made by the event this many cycles ahead on the same
     /// connection (1..=4) is not seen: an event it unsettles is stepped as settled.
     NicSenderSettleBlind(u32),
+    /// `nic_sender`: S3's window test by the lost count is taken as open, so a settled
+    /// transmit opportunity retransmits its lowest lost PSN with the window shut.
+    NicSenderRetxAlways,
     /// `nic_entropy`: the loop's bit-0 candidate ignores that the event right ahead on the
     /// connection cleared bit 0 (its scan's start, wrapped).
     NicEntropyNoWrapClear,
@@ -532,7 +535,8 @@ fn nic_sender_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
                     { nic_sender::event_bits($SB) },
                     { nic_sender::top_table_bits($SB) },
                 >::new(conns, &k, psn, opts.initial_bytes, no_forward)
-                .with_settle_blind(blind),
+                .with_settle_blind(blind)
+                .with_retx_always(opts.fault == Some(Fault::NicSenderRetxAlways)),
             )
         };
     }

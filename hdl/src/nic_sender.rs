@@ -1430,7 +1430,8 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderLoss<W, D, 
 /// The head's third stage (combinational): the lost PSNs counted and their bytes, the window
 /// test, the transmit's choice (a due probe, else the lowest lost PSN, else new data for the
 /// tail), the record and the results packed. A settled retransmission's window test (the lost
-/// count against the thresholds) is left to the caller, a stage later: both outcomes go out. `W`, `D`, `E` as [`NicSenderRtl`]'s.
+/// count against the thresholds) is left to the caller, a stage later: both outcomes go out.
+/// `W`, `D`, `E` as [`NicSenderRtl`]'s.
 #[derive(LogicBlock)]
 pub struct SenderPick<const W: usize, const D: usize, const E: usize> {
     /// The record after the SACK and the timeout (`SenderLoss::m_record`).
@@ -1814,8 +1815,7 @@ impl<const W: usize, const D: usize, const E: usize> Logic for SenderPick<W, D, 
         // count against them a stage later (`m_n`, `m_thr`), for a retransmission; new data
         // goes only when nothing is lost (n = 0), tested here.
         self.thr_x0.s_x.next = self.t_flight.val();
-        self.thr_x1.s_x.next =
-            self.t_flight.val() + self.cfg_mtu.val() - bit_cast::<32, 16>(self.slen.val());
+        self.thr_x1.s_x.next = self.t_flight.val() + self.cfg_mtu.val() - self.slen32.val();
         self.thr_x0.s_cwnd.next = self.cwnd.val();
         self.thr_x1.s_cwnd.next = self.cwnd.val();
         self.thr.next = self.thr_x0.m_thr.val();
@@ -2074,6 +2074,9 @@ pub struct NicSenderRtl<
     /// Bit `d - 1`: the reposition of the event `d` ahead is seen (all on in products; the
     /// co-sim's broken variants clear one).
     cfg_settle_seen: Constant<Bits<4>>,
+    /// S3's window test by the lost count taken as open (off in products; a co-sim's broken
+    /// variant sets it).
+    cfg_retx_always: Constant<Bit>,
 
     pipe: ContextPipeHold<D, E>,
     /// A settled event's head, on the shell's snapshot (`h_record`): H1, H2, H3.
@@ -2312,6 +2315,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             cfg_psn_mask: c32(0xFF_FFFF),
             cfg_seg_low: c32(SB as u64 - 1),
             cfg_settle_seen: Constant::new(bits(0xF)),
+            cfg_retx_always: Constant::new(false),
             pipe: ContextPipeHold::new(
                 conns,
                 initial_record::<D>(initial_psn, initial_bytes),
@@ -2444,6 +2448,13 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         assert!(d.is_none_or(|d| (1..=SETTLE_AHEAD).contains(&d)));
         let seen = 0xF & !d.map_or(0, |d| 1u64 << (d - 1));
         self.cfg_settle_seen = Constant::new(bits(seen));
+        self
+    }
+
+    /// The design whose S3 takes a settled retransmission's outcome whatever the window test
+    /// by the lost count says: the co-sim's broken variant only.
+    pub fn with_retx_always(mut self, on: bool) -> Self {
+        self.cfg_retx_always = Constant::new(on);
         self
     }
 }
@@ -3134,7 +3145,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self.win_s3.s_n.next = self.settled_n_s3.q.val();
         self.sel_rec.next = self.settled_rec_s3.q.val();
         self.sel_flags.next = self.settled_flags_s3.q.val();
-        if self.win_s3.m_open.val() {
+        if self.win_s3.m_open.val() | self.cfg_retx_always.val() {
             self.sel_rec.next = self.settled_rec_r_s3.q.val();
             self.sel_flags.next = self.settled_flags_r_s3.q.val();
         }
