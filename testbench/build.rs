@@ -546,10 +546,10 @@ const DESIGNS: &[Design] = &[
         initial_psn: SACK_INITIAL_PSN,
     },
     Design {
-        name: "nic_sender_retx_always",
+        name: "nic_sender_retx_inverted",
         block: "nic_sender",
         config: nic_sender_small_config,
-        fault: Some(Fault::NicSenderRetxAlways),
+        fault: Some(Fault::NicSenderRetxInverted),
         initial_psn: SACK_INITIAL_PSN,
     },
     Design {

@@ -102,9 +102,9 @@ pub enum Fault {
     /// `nic_sender`: the reposition made by the event this many cycles ahead on the same
     /// connection (1..=4) is not seen: an event it unsettles is stepped as settled.
     NicSenderSettleBlind(u32),
-    /// `nic_sender`: S3's window test by the lost count is taken as open, so a settled
-    /// transmit opportunity retransmits its lowest lost PSN with the window shut.
-    NicSenderRetxAlways,
+    /// `nic_sender`: S3's window test by the lost count is inverted, so a settled transmit
+    /// opportunity retransmits its lowest lost PSN with the window shut, and not with it open.
+    NicSenderRetxInverted,
     /// `nic_entropy`: the loop's bit-0 candidate ignores that the event right ahead on the
     /// connection cleared bit 0 (its scan's start, wrapped).
     NicEntropyNoWrapClear,
@@ -536,7 +536,7 @@ fn nic_sender_block(cfg: &Config, opts: &Options) -> Result<Block, HdlError> {
                     { nic_sender::top_table_bits($SB) },
                 >::new(conns, &k, psn, opts.initial_bytes, no_forward)
                 .with_settle_blind(blind)
-                .with_retx_always(opts.fault == Some(Fault::NicSenderRetxAlways)),
+                .with_retx_inverted(opts.fault == Some(Fault::NicSenderRetxInverted)),
             )
         };
     }

@@ -2074,9 +2074,9 @@ pub struct NicSenderRtl<
     /// Bit `d - 1`: the reposition of the event `d` ahead is seen (all on in products; the
     /// co-sim's broken variants clear one).
     cfg_settle_seen: Constant<Bits<4>>,
-    /// S3's window test by the lost count taken as open (off in products; a co-sim's broken
+    /// S3's window test by the lost count inverted (off in products; a co-sim's broken
     /// variant sets it).
-    cfg_retx_always: Constant<Bit>,
+    cfg_retx_inverted: Constant<Bit>,
 
     pipe: ContextPipeHold<D, E>,
     /// A settled event's head, on the shell's snapshot (`h_record`): H1, H2, H3.
@@ -2315,7 +2315,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
             cfg_psn_mask: c32(0xFF_FFFF),
             cfg_seg_low: c32(SB as u64 - 1),
             cfg_settle_seen: Constant::new(bits(0xF)),
-            cfg_retx_always: Constant::new(false),
+            cfg_retx_inverted: Constant::new(false),
             pipe: ContextPipeHold::new(
                 conns,
                 initial_record::<D>(initial_psn, initial_bytes),
@@ -2451,10 +2451,11 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self
     }
 
-    /// The design whose S3 takes a settled retransmission's outcome whatever the window test
-    /// by the lost count says: the co-sim's broken variant only.
-    pub fn with_retx_always(mut self, on: bool) -> Self {
-        self.cfg_retx_always = Constant::new(on);
+    /// The design whose S3 takes the window test by the lost count the wrong way round (a
+    /// settled transmit retransmits with the window shut and sends nothing of its lost PSNs
+    /// with it open): the co-sim's broken variant only.
+    pub fn with_retx_inverted(mut self, on: bool) -> Self {
+        self.cfg_retx_inverted = Constant::new(on);
         self
     }
 }
@@ -3145,7 +3146,7 @@ impl<const W: usize, const SB: usize, const D: usize, const E: usize, const TT: 
         self.win_s3.s_n.next = self.settled_n_s3.q.val();
         self.sel_rec.next = self.settled_rec_s3.q.val();
         self.sel_flags.next = self.settled_flags_s3.q.val();
-        if self.win_s3.m_open.val() | self.cfg_retx_always.val() {
+        if self.win_s3.m_open.val() ^ self.cfg_retx_inverted.val() {
             self.sel_rec.next = self.settled_rec_r_s3.q.val();
             self.sel_flags.next = self.settled_flags_r_s3.q.val();
         }

@@ -802,39 +802,57 @@ mod tests {
             .collect()
     }
 
-    /// `BackRange<8>` simulated for every `n_slot` below 8 and every `x` up to 9 against the
-    /// plain reference (slot `(n_slot - k) mod 8` for each `k` in `1..=min(x, 8)`).
-    fn check_back_range(v: &str, name: &str) -> Vec<String> {
-        let tb = "module tb;\n  reg [15:0] n_slot, x;\n  wire [7:0] mask;\n  integer n, k;\n  \
-                  br_8 uut(.n_slot(n_slot), .x(x), .mask(mask));\n  initial begin\n    \
-                  for (n = 0; n < 8; n = n + 1)\n      for (k = 0; k < 10; k = k + 1) begin\n        \
-                  n_slot = n; x = k; #1 $display(\"%0d %0d %0d\", n, k, mask);\n      end\n  \
-                  end\nendmodule\n";
-        let rows = sim_rows(tb, v, name);
+    /// `BackRange<W>` (module `name`) simulated for every `n_slot` below `w` and every `x` up
+    /// to `w + 1` against the plain reference (slot `(n_slot - k) mod w` for each `k` in
+    /// `1..=min(x, w)`). Returns the inputs where they differ.
+    fn check_back_range(v: &str, module: &str, name: &str, w: u64) -> Vec<String> {
+        let tb = format!(
+            "module tb;\n  reg [15:0] n_slot, x;\n  wire [{top}:0] mask;\n  integer n, k, i;\n  \
+             {module} uut(.n_slot(n_slot), .x(x), .mask(mask));\n  initial begin\n    \
+             for (n = 0; n < {w}; n = n + 1)\n      for (k = 0; k < {w} + 2; k = k + 1) begin\n        \
+             n_slot = n; x = k; #1 $write(\"%0d %0d\", n, k);\n        \
+             for (i = 0; i < {w}; i = i + 1) $write(\" %0d\", mask[i]);\n        \
+             $display(\"\");\n      end\n  end\nendmodule\n",
+            top = w - 1
+        );
+        let rows = sim_rows(&tb, v, name);
         let mut bad = Vec::new();
         for r in &rows {
             let (n, x) = (r[0], r[1]);
-            let want = (1..=x.min(8)).fold(0u64, |a, k| a | 1 << ((n + 8 - k) % 8));
-            if r[2] != want {
-                bad.push(format!(
-                    "n_slot {n} x {x}: mask {:#x}, want {want:#x}",
-                    r[2]
-                ));
+            for slot in 0..w {
+                let want = (1..=x.min(w)).any(|k| (n + w - k) % w == slot);
+                if (r[2 + slot as usize] == 1) != want {
+                    bad.push(format!(
+                        "n_slot {n} x {x}: slot {slot} {}, want {want}",
+                        r[2 + slot as usize]
+                    ));
+                }
             }
         }
-        assert_eq!(rows.len(), 80, "{name}: every input simulated");
+        assert_eq!(
+            rows.len() as u64,
+            w * (w + 2),
+            "{name}: every input simulated"
+        );
         bad
     }
 
     #[test]
     fn back_range_every_input() {
         let v = generated("br_8", BackRange::<8>::default());
-        let bad = check_back_range(&v, "br_8");
+        let bad = check_back_range(&v, "br_8", "br_8", 8);
         assert!(bad.is_empty(), "{bad:?}");
         // A range that does not wrap taken as one that does is caught.
         let broken = v.replacen("<=", ">", 1);
         assert_ne!(broken, v);
-        assert!(!check_back_range(&broken, "br_8_broken").is_empty());
+        assert!(!check_back_range(&broken, "br_8", "br_8_broken", 8).is_empty());
+        // Wider windows.
+        let v = generated("br_16", BackRange::<16>::default());
+        let bad = check_back_range(&v, "br_16", "br_16", 16);
+        assert!(bad.is_empty(), "{bad:?}");
+        let v = generated("br_64", BackRange::<64>::default());
+        let bad = check_back_range(&v, "br_64", "br_64", 64);
+        assert!(bad.is_empty(), "{bad:?}");
     }
 
     /// `RunBelow<8>` for every 8-slot vector, start slot and bound `k` in `0..=8`, fed the
