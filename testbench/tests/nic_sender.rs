@@ -129,7 +129,7 @@ fn nic_sender_settling_variants_are_caught() {
 
 /// With S3's window test by the lost count inverted (a settled transmit retransmits its lowest
 /// lost PSN with the window shut, and not with it open), the co-sim fails: the test H3 leaves
-/// to S3 is needed, in both directions.
+/// to S3 is needed.
 #[test]
 fn nic_sender_retx_window_variant_is_caught() {
     let (cfg, stim) = broken_case();
