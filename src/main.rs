@@ -1,4 +1,4 @@
-//! `strackgen`: the command. Verbs: `config` (check, show), `model` (replay, loopback),
+//! `strackgen`: the command. Verbs: `config` (check, show), `model` (replay, loopback), `formal`,
 //! `schedule`, `verilog` (the package), `cosim` (RTL against the golden model), `p4`, `stf`
 //! (write, run), `report` (the FPGA flows), `completions`, `man`. Usage errors exit 2 (clap's), runtime errors 1.
 
@@ -145,6 +145,31 @@ enum Cmd {
     /// files against it.
     #[command(subcommand)]
     Stf(StfCmd),
+    /// Formal checks of the RAM-pipelined blocks (docs/formal.md): each block's output
+    /// conventions proven for all depths (k-induction), a shadow model of its rules checked
+    /// from power-on to a depth with every input free (bounded model checking), and its broken
+    /// designs (forwarding off) required to fail, each leaving a VCD counterexample. Uses
+    /// Yosys, yosys-smtbmc and the Yices solver (`make deps`); a missing tool is reported as
+    /// skipped (exit 0). Exit 1 when a property fails or a broken design passes.
+    Formal {
+        /// Blocks, comma-separated: load_table, context_pipe (default: both).
+        #[arg(long, value_delimiter = ',')]
+        blocks: Vec<String>,
+        /// Only the proofs of the output conventions and the broken designs (seconds; what
+        /// `make test` runs), not the shadow model's bounded check.
+        #[arg(long)]
+        quick: bool,
+        /// Depth (cycles from power-on) of the shadow model's bounded check, instead of each
+        /// block's default (load_table 16, context_pipe 20).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=200))]
+        depth: Option<u32>,
+        /// Where the models, logs and counterexamples (VCD) go.
+        #[arg(long, default_value = "target/formal")]
+        out: PathBuf,
+        /// Print the results as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Co-simulate a config's RTL against the golden model, every output port on every cycle
     /// (docs/cosim.md). Each block is Verilated for the config on first use and cached; random
     /// stimulus (seeded) or a trace in the replay format. Exit 1 on a mismatch, with its
@@ -568,6 +593,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             json,
         } => p4_cmd(config.as_ref(), target, &out, tna_stages, json),
         Cmd::Stf(cmd) => stf_cmd(cmd),
+        Cmd::Formal {
+            blocks,
+            quick,
+            depth,
+            out,
+            json,
+        } => formal_cmd(blocks, quick, depth, out, json),
         Cmd::Report {
             config,
             out,
@@ -818,6 +850,63 @@ fn stf_cmd(cmd: StfCmd) -> Result<ExitCode, String> {
 }
 
 /// `report --xilinx`: UltraScale+ resource counts (src/xilinx.rs).
+/// `strackgen formal`: the checks of [`strackgen::formal`], one line each on stderr as they
+/// end, then the table (or JSON) on stdout and `formal.md` / `formal.json` in `out`.
+fn formal_cmd(
+    blocks: Vec<String>,
+    quick: bool,
+    depth: Option<u32>,
+    out: PathBuf,
+    json: bool,
+) -> Result<ExitCode, String> {
+    use strackgen::formal;
+    let blocks = if blocks.is_empty() {
+        formal::block_names()
+            .iter()
+            .map(|b| b.to_string())
+            .collect()
+    } else {
+        blocks
+    };
+    let tools = match formal::Tools::find() {
+        Ok(t) => t,
+        Err(e) => {
+            outln!("skipped: {e}");
+            return Ok(ExitCode::SUCCESS);
+        }
+    };
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let opts = formal::Options {
+        blocks,
+        quick,
+        depth,
+        out: out.clone(),
+    };
+    let rows = formal::run(&tools, &opts, !json)?;
+    let md = formal::markdown(&rows);
+    let write = |name: &str, text: &str| {
+        let p = out.join(name);
+        std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
+    };
+    write("formal.md", &md)?;
+    let js = serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?;
+    write("formal.json", &js)?;
+    if json {
+        outln!("{js}");
+    } else {
+        out!("{md}");
+    }
+    let bad: Vec<&formal::Row> = rows.iter().filter(|r| !r.verdict.ok()).collect();
+    if bad.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        for r in bad {
+            eprintln!("formal: not as required: {}", formal::line(r));
+        }
+        Ok(ExitCode::FAILURE)
+    }
+}
+
 fn xilinx_cmd(
     config: Option<&PathBuf>,
     out: PathBuf,

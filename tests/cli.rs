@@ -466,6 +466,19 @@ fn verilog_writes_the_package_every_block_a_filelist_and_a_manifest() {
         u64::from(cfg.nic.connections)
     );
     assert_eq!(define("STRACKGEN_SACK_BITS"), u64::from(cfg.sack.sack_bits));
+    assert_eq!(
+        define("STRACKGEN_LT_LINKS"),
+        u64::from(cfg.load_table.links)
+    );
+    // The context shell's check design, for the formal wrapper (docs/formal.md).
+    assert_eq!(
+        define("STRACKGEN_CONTEXT_PIPE_LATENCY"),
+        latency("context_pipe")
+    );
+    assert!(header.contains(&format!(
+        "`define STRACKGEN_CONTEXT_PIPE_INIT 32'h{:08x}\n",
+        hdl::context_pipe::CHECK_INIT
+    )));
 }
 
 #[test]

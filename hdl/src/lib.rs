@@ -200,20 +200,26 @@ pub fn fpga_params_header(cfg: &Config) -> String {
          `ifndef STRACKGEN_PARAMS_VH\n\
          `define STRACKGEN_PARAMS_VH\n\
          `define STRACKGEN_SACK_BITS {}\n\
+         `define STRACKGEN_LT_LINKS {}\n\
          `define STRACKGEN_LT_SLOTS {}\n\
          `define STRACKGEN_LT_LOAD_BITS {}\n\
          `define STRACKGEN_LT_LATENCY {}\n\
          `define STRACKGEN_NIC_CONNECTIONS {}\n\
          `define STRACKGEN_NIC_SEND_LATENCY {}\n\
          `define STRACKGEN_NIC_RECV_LATENCY {}\n\
+         `define STRACKGEN_CONTEXT_PIPE_LATENCY {}\n\
+         `define STRACKGEN_CONTEXT_PIPE_INIT 32'h{:08x}\n\
          `endif\n",
         cfg.sack.sack_bits,
+        cfg.load_table.links,
         cfg.load_table.slots,
         cfg.load_table.load_bits,
         load_table::LATENCY,
         cfg.nic.connections,
         nic_tx::LATENCY,
-        nic_rx::LATENCY
+        nic_rx::LATENCY,
+        context_pipe::CHECK_LATENCY,
+        context_pipe::CHECK_INIT
     )
 }
 
