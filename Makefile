@@ -37,8 +37,8 @@ p4: build
 p4-check: build
 	@scripts/p4-check.sh $(STRACKGEN) $(CONFIG)
 
-# Formal checks (docs/formal.md): the output conventions proven, the shadow models checked to
-# their depth, the broken designs caught (minutes). `make test` runs the quick part.
+# Formal checks (docs/formal.md; about 20 minutes): the output conventions proven, the shadow
+# models checked to their depth, the broken designs caught. `make test` runs the quick part.
 formal: build
 	$(STRACKGEN) formal --out target/formal
 

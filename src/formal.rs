@@ -97,6 +97,55 @@ pub const DESIGNS: &[Design] = &[
             ),
         ],
     },
+    Design {
+        block: "context_pipe_hold",
+        config: include_str!("../formal/context_pipe_hold/config.toml"),
+        wrapper: (
+            "context_pipe_hold_formal.sv",
+            include_str!("../formal/context_pipe_hold/context_pipe_hold_formal.sv"),
+        ),
+        top: "context_pipe_hold_formal",
+        latency: hdl::context_pipe_hold::HOLD_CHECK_LATENCY,
+        induction: 10,
+        depth: 24,
+        faults: &[
+            (
+                hdl::Fault::ContextPipeNoForward(1),
+                "forwarding off at distance 1",
+                20,
+            ),
+            (
+                hdl::Fault::ContextPipeNoForward(2),
+                "forwarding off at distance 2",
+                20,
+            ),
+            (
+                hdl::Fault::ContextPipeNoForward(3),
+                "forwarding off at distance 3",
+                20,
+            ),
+            (
+                hdl::Fault::ContextPipeNoForward(4),
+                "forwarding off at distance 4",
+                20,
+            ),
+            (
+                hdl::Fault::ContextPipeNoForward(5),
+                "forwarding off at distance 5",
+                20,
+            ),
+            (
+                hdl::Fault::ContextPipeNoForward(6),
+                "forwarding off at distance 6",
+                20,
+            ),
+            (
+                hdl::Fault::ContextPipeNoForward(7),
+                "forwarding off at distance 7",
+                20,
+            ),
+        ],
+    },
 ];
 
 /// What to run.
@@ -381,7 +430,10 @@ fn smtbmc(
             }
         }
         if let Some(rest) = l.strip_prefix("Assert failed in ") {
-            assertions.push(rest.trim().to_string());
+            let named = assertion(dir, rest.trim());
+            if !assertions.contains(&named) {
+                assertions.push(named);
+            }
         }
         if let Some(rest) = l.strip_prefix("Status: ") {
             status = Some(rest.trim().to_string());
@@ -406,6 +458,23 @@ fn smtbmc(
             String::from_utf8_lossy(&out.stderr).trim()
         )),
     }
+}
+
+/// An assertion as `yosys-smtbmc` names it (`top: file.sv:172.45-173.44 ($assert$...)`: the
+/// span runs from the end of the statement before it) turned into `file.sv:173: <its text>`.
+fn assertion(dir: &Path, named: &str) -> String {
+    let span = named
+        .split_whitespace()
+        .find(|w| w.contains(".sv:") || w.contains(".v:"));
+    let parsed = span.and_then(|w| {
+        let (file, range) = w.rsplit_once(':')?;
+        let end = range.rsplit_once('-').map_or(range, |(_, e)| e);
+        let line: usize = end.split('.').next()?.parse().ok()?;
+        let text = std::fs::read_to_string(dir.join(file)).ok()?;
+        let src = text.lines().nth(line.checked_sub(1)?)?.trim().to_string();
+        Some(format!("{file}:{line}: {src}"))
+    });
+    parsed.unwrap_or_else(|| named.to_string())
 }
 
 /// Run the checks and return one row per property, printing each as it ends (to stderr when

@@ -152,7 +152,7 @@ enum Cmd {
     /// Yosys, yosys-smtbmc and the Yices solver (`make deps`); a missing tool is reported as
     /// skipped (exit 0). Exit 1 when a property fails or a broken design passes.
     Formal {
-        /// Blocks, comma-separated: load_table, context_pipe (default: both).
+        /// Blocks, comma-separated: load_table, context_pipe, context_pipe_hold (default: all).
         #[arg(long, value_delimiter = ',')]
         blocks: Vec<String>,
         /// Only the proofs of the output conventions and the broken designs (seconds; what
@@ -160,7 +160,7 @@ enum Cmd {
         #[arg(long)]
         quick: bool,
         /// Depth (cycles from power-on) of the shadow model's bounded check, instead of each
-        /// block's default (load_table 16, context_pipe 20).
+        /// block's default (load_table 16, context_pipe 20, context_pipe_hold 24).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=200))]
         depth: Option<u32>,
         /// Where the models, logs and counterexamples (VCD) go.

@@ -475,6 +475,10 @@ fn verilog_writes_the_package_every_block_a_filelist_and_a_manifest() {
         define("STRACKGEN_CONTEXT_PIPE_LATENCY"),
         latency("context_pipe")
     );
+    assert_eq!(
+        define("STRACKGEN_CONTEXT_PIPE_HOLD_LATENCY"),
+        latency("context_pipe_hold")
+    );
     assert!(header.contains(&format!(
         "`define STRACKGEN_CONTEXT_PIPE_INIT 32'h{:08x}\n",
         hdl::context_pipe::CHECK_INIT

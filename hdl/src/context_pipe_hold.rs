@@ -519,3 +519,193 @@ impl<const D: usize, const E: usize> Logic for ContextPipeHold<D, E> {
         self.ram.write_enable.next = self.wr_en.q.val();
     }
 }
+
+/// The hold shell's check design (block `context_pipe_hold`): the shell with a 32-bit record
+/// per id and the check function of [`crate::context_pipe::ContextPipeCheck`] as its
+/// next-state function (rotate the record left by 3, add `{id, data}`), and an output
+/// register. Besides the record before and after each event it shows the three earlier views
+/// the NIC's pipelines build on, each carried with the event to the output: `g_record` (the
+/// record as the events 5 or more ahead left it), `h_record` (4 or more) and `t_record` (2 or
+/// more). Latency 7. Checked formally (`docs/formal.md`); the NIC's pipelines on this shell
+/// are its co-simulated users.
+#[derive(LogicBlock)]
+pub struct ContextPipeHoldCheck {
+    pub clock: Signal<In, Clock>,
+
+    /// Synchronous reset: events in flight dropped, every record swept to the initial one.
+    pub s_reset: Signal<In, Bit>,
+    /// An event is offered (taken when `status_ready` and not `s_reset`).
+    pub s_valid: Signal<In, Bit>,
+    /// Its id (`>= N`: bad, touches nothing).
+    pub s_id: Signal<In, Bits<16>>,
+    /// Its data, mixed into the record.
+    pub s_data: Signal<In, Bits<16>>,
+
+    /// The event taken seven cycles ago comes out.
+    pub m_valid: Signal<Out, Bit>,
+    /// Its id was out of range (every record output zero).
+    pub m_bad: Signal<Out, Bit>,
+    pub m_id: Signal<Out, Bits<16>>,
+    pub m_data: Signal<Out, Bits<16>>,
+    /// Its id's record before and after it.
+    pub m_before: Signal<Out, Bits<32>>,
+    pub m_after: Signal<Out, Bits<32>>,
+    /// Its id's record as the events 5, 4 and 2 or more cycles ahead of it left it (the
+    /// shell's `g_record`, `h_record` and `t_record` when it was in S2, H1 and H3).
+    pub m_g_record: Signal<Out, Bits<32>>,
+    pub m_h_record: Signal<Out, Bits<32>>,
+    pub m_t_record: Signal<Out, Bits<32>>,
+    /// The sweep is over: events are taken.
+    pub status_ready: Signal<Out, Bit>,
+
+    cfg_rot: Constant<Bits<32>>,
+    pipe: ContextPipeHold<32, 16>,
+    rot: Signal<Local, Bits<32>>,
+    next: Signal<Local, Bits<32>>,
+    // The views carried to S3: `g` taken in S2 (four registers to S3), `h` in H1 (three),
+    // `t` in H3 (one).
+    g1: DFF<Bits<32>>,
+    g2: DFF<Bits<32>>,
+    g3: DFF<Bits<32>>,
+    g4: DFF<Bits<32>>,
+    h2: DFF<Bits<32>>,
+    h3: DFF<Bits<32>>,
+    h4: DFF<Bits<32>>,
+    t4: DFF<Bits<32>>,
+    out_valid: DFF<Bit>,
+    out_bad: DFF<Bit>,
+    out_id: DFF<Bits<16>>,
+    out_data: DFF<Bits<16>>,
+    out_before: DFF<Bits<32>>,
+    out_after: DFF<Bits<32>>,
+    out_g: DFF<Bits<32>>,
+    out_h: DFF<Bits<32>>,
+    out_t: DFF<Bits<32>>,
+}
+
+/// Latency of the hold shell's check design: S0..S3, then its output register.
+pub const HOLD_CHECK_LATENCY: u32 = COMPUTE_STAGE + 1;
+
+impl ContextPipeHoldCheck {
+    pub fn new(ids: u32, no_forward: Option<u32>) -> Self {
+        ContextPipeHoldCheck {
+            clock: Default::default(),
+            s_reset: Default::default(),
+            s_valid: Default::default(),
+            s_id: Default::default(),
+            s_data: Default::default(),
+            m_valid: Default::default(),
+            m_bad: Default::default(),
+            m_id: Default::default(),
+            m_data: Default::default(),
+            m_before: Default::default(),
+            m_after: Default::default(),
+            m_g_record: Default::default(),
+            m_h_record: Default::default(),
+            m_t_record: Default::default(),
+            status_ready: Default::default(),
+            cfg_rot: Constant::new(bits(29)),
+            pipe: ContextPipeHold::new(
+                ids,
+                bits(u64::from(crate::context_pipe::CHECK_INIT)),
+                no_forward,
+            ),
+            rot: Default::default(),
+            next: Default::default(),
+            g1: Default::default(),
+            g2: Default::default(),
+            g3: Default::default(),
+            g4: Default::default(),
+            h2: Default::default(),
+            h3: Default::default(),
+            h4: Default::default(),
+            t4: Default::default(),
+            out_valid: Default::default(),
+            out_bad: Default::default(),
+            out_id: Default::default(),
+            out_data: Default::default(),
+            out_before: Default::default(),
+            out_after: Default::default(),
+            out_g: Default::default(),
+            out_h: Default::default(),
+            out_t: Default::default(),
+        }
+    }
+}
+
+impl Logic for ContextPipeHoldCheck {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, g1, g2, g3, g4, h2, h3, h4, t4, out_valid, out_bad, out_id, out_data,
+            out_before, out_after, out_g, out_h, out_t
+        );
+        self.pipe.clock.next = self.clock.val();
+        self.pipe.s_reset.next = self.s_reset.val();
+        self.pipe.s_valid.next = self.s_valid.val();
+        self.pipe.s_id.next = self.s_id.val();
+        self.pipe.s_event.next = self.s_data.val();
+        self.status_ready.next = self.pipe.status_ready.val();
+
+        // The next-state function: rotate left by 3, add {id, data}.
+        self.rot.next =
+            (self.pipe.m_record.val() << 3) | (self.pipe.m_record.val() >> self.cfg_rot.val());
+        self.next.next = self.rot.val()
+            + ((bit_cast::<32, 16>(self.pipe.m_id.val()) << 16)
+                | bit_cast::<32, 16>(self.pipe.m_event.val()));
+        self.pipe.s_next.next = self.next.val();
+
+        // The earlier views, each moved one stage a cycle with its event.
+        self.g1.d.next = self.pipe.g_record.val();
+        self.g2.d.next = self.g1.q.val();
+        self.g3.d.next = self.g2.q.val();
+        self.g4.d.next = self.g3.q.val();
+        self.h2.d.next = self.pipe.h_record.val();
+        self.h3.d.next = self.h2.q.val();
+        self.h4.d.next = self.h3.q.val();
+        self.t4.d.next = self.pipe.t_record.val();
+
+        self.out_valid.d.next = self.pipe.m_valid.val();
+        self.out_bad.d.next = self.pipe.m_valid.val() & self.pipe.m_bad.val();
+        self.out_id.d.next = 0.into();
+        self.out_data.d.next = 0.into();
+        self.out_before.d.next = 0.into();
+        self.out_after.d.next = 0.into();
+        self.out_g.d.next = 0.into();
+        self.out_h.d.next = 0.into();
+        self.out_t.d.next = 0.into();
+        if self.pipe.m_valid.val() {
+            self.out_id.d.next = self.pipe.m_id.val();
+            self.out_data.d.next = self.pipe.m_event.val();
+        }
+        if self.pipe.m_write.val() {
+            self.out_before.d.next = self.pipe.m_record.val();
+            self.out_after.d.next = self.next.val();
+            self.out_g.d.next = self.g4.q.val();
+            self.out_h.d.next = self.h4.q.val();
+            self.out_t.d.next = self.t4.q.val();
+        }
+        self.m_valid.next = self.out_valid.q.val();
+        self.m_bad.next = self.out_bad.q.val();
+        self.m_id.next = self.out_id.q.val();
+        self.m_data.next = self.out_data.q.val();
+        self.m_before.next = self.out_before.q.val();
+        self.m_after.next = self.out_after.q.val();
+        self.m_g_record.next = self.out_g.q.val();
+        self.m_h_record.next = self.out_h.q.val();
+        self.m_t_record.next = self.out_t.q.val();
+    }
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+
+    /// The hold shell's check design passes the lint, Icarus and Yosys gate.
+    #[test]
+    fn the_hold_check_design_passes_the_gate() {
+        let raw = crate::emit(ContextPipeHoldCheck::new(4, None));
+        let b = crate::finish("context_pipe_hold", &raw, HOLD_CHECK_LATENCY);
+        crate::gate::check(&b, "context_pipe_hold_4", false);
+    }
+}

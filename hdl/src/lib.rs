@@ -59,8 +59,9 @@ pub fn design_names() -> impl Iterator<Item = &'static str> {
 /// Designs generated only to check a shared part (not cores a user deploys): the NIC's context
 /// shell around a check function (`context_pipe::ContextPipeCheck`) at `nic.connections` ids,
 /// with a 32-bit record (`context_pipe`, co-simulated) and with a record wider than any of the
-/// NIC's (`context_pipe_wide`, 1403 bits, for `make synth`).
-pub const CHECK_DESIGNS: &[&str] = &["context_pipe", "context_pipe_wide"];
+/// NIC's (`context_pipe_wide`, 1403 bits, for `make synth`); the hold shell's
+/// (`context_pipe_hold::ContextPipeHoldCheck`, 32-bit, checked formally: `docs/formal.md`).
+pub const CHECK_DESIGNS: &[&str] = &["context_pipe", "context_pipe_wide", "context_pipe_hold"];
 
 /// A deliberate defect, for the co-simulation's self-test only (proves a broken RTL fails).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,7 +88,8 @@ pub enum Fault {
     LoadTableResetKeepsRows,
     /// `context_pipe` and the NIC's pipelines on a context shell (`nic_rx`, `nic_sender`): the
     /// shell's forwarding at this distance (cycles between two events on one id: 1..=4 in
-    /// `context_pipe`, 1..=7 in `nic_rx` and `nic_sender`, whose shell has three hold stages)
+    /// `context_pipe`, 1..=7 in `context_pipe_hold`, `nic_rx` and `nic_sender`, whose shell has
+    /// three hold stages)
     /// is off.
     ContextPipeNoForward(u32),
     /// `tx_sched`: a search result is kept when a group is loaded while it is under way (it
@@ -209,6 +211,7 @@ pub fn fpga_params_header(cfg: &Config) -> String {
          `define STRACKGEN_NIC_RECV_LATENCY {}\n\
          `define STRACKGEN_CONTEXT_PIPE_LATENCY {}\n\
          `define STRACKGEN_CONTEXT_PIPE_INIT 32'h{:08x}\n\
+         `define STRACKGEN_CONTEXT_PIPE_HOLD_LATENCY {}\n\
          `endif\n",
         cfg.sack.sack_bits,
         cfg.load_table.links,
@@ -219,7 +222,8 @@ pub fn fpga_params_header(cfg: &Config) -> String {
         nic_tx::LATENCY,
         nic_rx::LATENCY,
         context_pipe::CHECK_LATENCY,
-        context_pipe::CHECK_INIT
+        context_pipe::CHECK_INIT,
+        context_pipe_hold::HOLD_CHECK_LATENCY
     )
 }
 
@@ -232,7 +236,9 @@ fn generate_here(name: &str, cfg: &Config, opts: &Options) -> Result<Block, HdlE
         "entropy_bitmap" => entropy_bitmap_block(cfg, opts),
         "cwnd_unit" => cwnd_unit_block(cfg, opts),
         "load_table" => load_table_block(cfg, opts),
-        "context_pipe" | "context_pipe_wide" => Ok(context_pipe_block(name, cfg, opts)),
+        "context_pipe" | "context_pipe_wide" | "context_pipe_hold" => {
+            Ok(context_pipe_block(name, cfg, opts))
+        }
         "nic_rx" => nic_rx_block(cfg, opts),
         "tx_sched" => Ok(tx_sched_block(cfg, opts)),
         "nic_cwnd" => nic_cwnd_block(cfg, opts),
@@ -768,6 +774,10 @@ fn context_pipe_block(name: &str, cfg: &Config, opts: &Options) -> Block {
         _ => None,
     };
     let ids = cfg.nic.connections;
+    if name == "context_pipe_hold" {
+        use context_pipe_hold::{ContextPipeHoldCheck as H, HOLD_CHECK_LATENCY};
+        return finish(name, &emit(H::new(ids, no_forward)), HOLD_CHECK_LATENCY);
+    }
     let raw = if name == "context_pipe_wide" {
         emit(C::<WIDE_RECORD_BITS>::new(ids, no_forward))
     } else {
