@@ -27,8 +27,6 @@ pub struct Design {
     wrapper: (&'static str, &'static str),
     /// The wrapper's module.
     top: &'static str,
-    /// Cycles from an event to its result (the wrapper checks the same against the header).
-    pub latency: u32,
     /// Induction length for the conventions (at least the pipeline's depth).
     pub induction: u32,
     /// Default depth of the shadow model's bounded check (`make formal`).
@@ -47,7 +45,6 @@ pub const DESIGNS: &[Design] = &[
             include_str!("../formal/load_table/load_table_formal.sv"),
         ),
         top: "load_table_formal",
-        latency: hdl::load_table::LATENCY,
         induction: 8,
         depth: 16,
         faults: &[
@@ -71,7 +68,6 @@ pub const DESIGNS: &[Design] = &[
             include_str!("../formal/context_pipe/context_pipe_formal.sv"),
         ),
         top: "context_pipe_formal",
-        latency: hdl::context_pipe::CHECK_LATENCY,
         induction: 8,
         depth: 20,
         faults: &[
@@ -105,7 +101,6 @@ pub const DESIGNS: &[Design] = &[
             include_str!("../formal/context_pipe_hold/context_pipe_hold_formal.sv"),
         ),
         top: "context_pipe_hold_formal",
-        latency: hdl::context_pipe_hold::HOLD_CHECK_LATENCY,
         induction: 10,
         depth: 24,
         faults: &[
